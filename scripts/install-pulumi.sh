@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Installs the Pulumi CLI 3.248.0 that this project's Automation API programs drive.
+#
+# 1. If $PULUMI_HOME/versions/3.248.0/bin/pulumi already prints v3.248.0 and the dynamic-provider plugin
+#    sits beside it, do nothing.
+# 2. Else, with Go 1.25 or newer on PATH, build the CLI from the Go module proxy (wrapper module in
+#    scripts/pulumi-cli, checksums pinned by its go.sum) and copy the plugin from @pulumi/pulumi beside it.
+# 3. Else, explain how to get the CLI.
+#
+# The root can be overridden with SHIPPING_PULUMI_ROOT (the same variable provider/engine code reads).
+set -euo pipefail
+
+readonly PULUMI_VERSION="3.248.0"
+readonly GO_MIN_MINOR=25
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+pulumi_home="${PULUMI_HOME:-$HOME/.pulumi}"
+root="${SHIPPING_PULUMI_ROOT:-$pulumi_home/versions/$PULUMI_VERSION}"
+binary="$root/bin/pulumi"
+plugin_name="pulumi-resource-pulumi-nodejs"
+plugin_source="$repo_root/node_modules/@pulumi/pulumi/$plugin_name"
+
+step_started=0
+step() { step_started=$(date +%s); echo "==> $*"; }
+done_step() { echo "    done in $(($(date +%s) - step_started)) s"; }
+fail() { echo "install-pulumi: $*" >&2; exit 1; }
+
+install_plugin() {
+  [ -f "$plugin_source" ] || fail "$plugin_source is missing. Run 'npm ci' first: the plugin ships in @pulumi/pulumi."
+  cp "$plugin_source" "$root/bin/$plugin_name"
+  chmod +x "$root/bin/$plugin_name"
+}
+
+if [ -x "$binary" ] && [ "$("$binary" version 2>/dev/null)" = "v$PULUMI_VERSION" ]; then
+  if [ -x "$root/bin/$plugin_name" ]; then
+    echo "Pulumi CLI v$PULUMI_VERSION is ready at $binary (nothing to do)."
+    exit 0
+  fi
+  step "Copying $plugin_name beside the CLI"
+  install_plugin
+  done_step
+  exit 0
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+  fail "no Pulumi CLI v$PULUMI_VERSION at $binary and no Go toolchain to build one.
+Either install the official CLI (https://www.pulumi.com/docs/install/, version $PULUMI_VERSION) and set
+SHIPPING_PULUMI_ROOT to the folder that holds bin/pulumi, or install Go 1.$GO_MIN_MINOR+ and run this script again."
+fi
+go_minor="$(go env GOVERSION | sed -E 's/^go1\.([0-9]+).*/\1/')"
+if ! [[ "$go_minor" =~ ^[0-9]+$ ]] || [ "$go_minor" -lt "$GO_MIN_MINOR" ]; then
+  fail "Go 1.$GO_MIN_MINOR or newer is needed to build the Pulumi CLI; found $(go env GOVERSION)."
+fi
+
+mkdir -p "$root/bin"
+step "Downloading Go modules for the Pulumi CLI v$PULUMI_VERSION (cold: about 1 minute, 1.4 GB cache)"
+(cd "$repo_root/scripts/pulumi-cli" && GOTOOLCHAIN=local GOFLAGS=-mod=readonly go mod download -x 2>&1 |
+  grep -c '^# get' | sed 's/^/    modules fetched: /') || fail "go mod download failed (is the Go module proxy reachable?)"
+done_step
+
+step "Compiling the Pulumi CLI (cold: about 5 minutes on 2 cores)"
+(cd "$repo_root/scripts/pulumi-cli" &&
+  CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=readonly go build -trimpath -tags osusergo,grpcnotrace \
+    -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION" \
+    -o "$binary.partial" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi) || fail "go build of the Pulumi CLI failed"
+mv "$binary.partial" "$binary"
+done_step
+
+step "Copying $plugin_name beside the CLI"
+install_plugin
+done_step
+
+version="$("$binary" version)"
+[ "$version" = "v$PULUMI_VERSION" ] || fail "built CLI reports '$version', expected v$PULUMI_VERSION"
+echo "Pulumi CLI $version installed at $binary"
