@@ -1,0 +1,60 @@
+import type { ApiErrorDetail, RedactedRequest, ResponseInfo } from "./requestInfo";
+import { ShippingError } from "./shippingError";
+
+/** A hint for statuses whose fix is not obvious from the API's message. */
+function hintFor(status: number, details: readonly ApiErrorDetail[]): string | undefined {
+  switch (status) {
+    case 401:
+      return "check the API key (shipping:apiKey or SHIPPING_API_KEY) and the auth scheme word (shipping:authScheme: auto, bearer or basic)";
+    case 403:
+      return "the key is valid but not allowed to do this; a read-only key cannot create or delete subscriptions, and a subscription of another shop cannot be touched";
+    case 422: {
+      const fields = details.map((d) => d.message).filter((m): m is string => m !== undefined);
+      return fields.length > 0 ? `invalid field: ${fields.join("; ")}` : "the request holds invalid data";
+    }
+    case 429:
+      return "rate limited (the service allows 30 POST, 150 GET and 30 DELETE per 5 minutes per key); wait and run again";
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The API answered with an error status (or a 2xx body carrying `errors`). The message names the method,
+ * the URL, the status, the API's own message and codes, and a hint.
+ */
+export class ShippingRequestError extends ShippingError {
+  override name = "ShippingRequestError";
+  /** HTTP status of the response. */
+  readonly status: number;
+  /** What was sent, Authorization redacted. */
+  readonly request: RedactedRequest;
+  /** What came back. */
+  readonly response: ResponseInfo;
+  /** The API's own message, when it sent one. */
+  readonly apiMessage: string | undefined;
+  /** The API's `errors` entries. */
+  readonly details: readonly ApiErrorDetail[];
+
+  constructor(
+    request: RedactedRequest,
+    response: ResponseInfo,
+    statusText: string,
+    apiMessage: string | undefined,
+    details: readonly ApiErrorDetail[],
+    options?: ErrorOptions,
+  ) {
+    const codes = details.map((d) => d.code).filter((c): c is number => c !== undefined);
+    const hint = hintFor(response.status, details);
+    const parts = [`Request failed with status code ${response.status} ${statusText}: ${request.method} ${request.url}`];
+    if (apiMessage !== undefined) parts.push(`API says: ${apiMessage}`);
+    if (codes.length > 0) parts.push(`codes: ${codes.join(", ")}`);
+    if (hint !== undefined) parts.push(`hint: ${hint}`);
+    super(parts.join(" — "), options);
+    this.status = response.status;
+    this.request = request;
+    this.response = response;
+    this.apiMessage = apiMessage;
+    this.details = details;
+  }
+}

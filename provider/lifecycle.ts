@@ -1,0 +1,80 @@
+import type { z } from "zod";
+import { HOOKS } from "./hooks";
+import { callbackUrlSchema, hookSchema, shopNameSchema } from "./schemas";
+
+/**
+ * The engine's marker for a value not known yet (during preview). A protocol constant of Pulumi's RPC
+ * layer, repeated here so the provider process does not need to load the SDK to recognise it.
+ */
+export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** The resource's input properties; all of them force a replacement when they change. */
+export const INPUT_PROPERTIES = ["hook", "url", "shop"] as const;
+
+/** A check failure, shown by `pulumi preview` as `<property>: <reason>`. */
+export interface CheckFailure {
+  readonly property: string;
+  readonly reason: string;
+}
+
+const schemas: Record<(typeof INPUT_PROPERTIES)[number], z.ZodType<string>> = {
+  hook: hookSchema,
+  url: callbackUrlSchema,
+  shop: shopNameSchema,
+};
+
+const requiredReasons: Partial<Record<(typeof INPUT_PROPERTIES)[number], string>> = {
+  hook: `is required; use one of ${HOOKS.join(", ")}`,
+  url: "is required; give the HTTPS callback address, in lowercase",
+};
+
+/**
+ * Validates the inputs before any API call. Unknown values (preview) pass; every failure names the property,
+ * the rule and the fix. Never throws.
+ */
+export function checkInputs(news: Record<string, unknown>): {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+} {
+  const inputs: Record<string, unknown> = {};
+  const failures: CheckFailure[] = [];
+  for (const property of INPUT_PROPERTIES) {
+    const value = news[property];
+    if (value === undefined || value === null) {
+      const reason = requiredReasons[property];
+      if (reason !== undefined) failures.push({ property, reason });
+      continue;
+    }
+    inputs[property] = value;
+    if (value === UNKNOWN_VALUE) continue;
+    if (typeof value !== "string") {
+      failures.push({ property, reason: `must be a string, not ${Array.isArray(value) ? "an array" : typeof value}` });
+      continue;
+    }
+    const parsed = schemas[property].safeParse(value);
+    if (!parsed.success) {
+      failures.push({ property, reason: parsed.error.issues.map((issue) => issue.message).join("; ") });
+    }
+  }
+  return { inputs, failures };
+}
+
+/** What `diff` tells the engine. */
+export interface DiffDecision {
+  readonly changes: boolean;
+  readonly replaces: string[];
+  readonly deleteBeforeReplace: false;
+}
+
+/**
+ * Compares the declared inputs with the recorded state. Only `hook`, `url` and `shop` count; `__provider`
+ * (which changes with every build of this package) and outputs are ignored, so an upgrade shows no change.
+ * Every change is a replacement: the API has no update, and the subscription id (the resource id) may
+ * change on overwrite. Create-before-delete (the default) keeps the hook subscribed throughout.
+ */
+export function diffInputs(olds: Record<string, unknown>, news: Record<string, unknown>): DiffDecision {
+  const replaces = INPUT_PROPERTIES.filter(
+    (property) => news[property] === UNKNOWN_VALUE || (olds[property] ?? undefined) !== (news[property] ?? undefined),
+  );
+  return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+}

@@ -1,0 +1,155 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { AuthSchemeSetting } from "./client/authScheme";
+import type { Timeouts } from "./client/httpTransport";
+import type { RetrySettings } from "./client/retryPolicy";
+import { validateBaseUrl } from "./client/shippingClient";
+import { ShippingConfigError } from "./errors/configError";
+
+/** Reads one stack-config value such as `shipping:apiKey`; undefined when unset. */
+export type ConfigSource = (key: string) => string | undefined;
+
+/** The stack-config keys and their environment fallbacks. */
+export const SETTINGS = {
+  apiKey: { config: "shipping:apiKey", env: "SHIPPING_API_KEY" },
+  baseUrl: { config: "shipping:baseUrl", env: "SHIPPING_BASE_URL" },
+  authScheme: { config: "shipping:authScheme", env: "SHIPPING_AUTH_SCHEME" },
+  shops: { config: "shipping:shops", env: "SHIPPING_SHOPS" },
+  caCertificates: { config: "shipping:caCertificates", env: "SHIPPING_CA_CERTIFICATES" },
+  timeouts: { config: "shipping:timeouts", env: "SHIPPING_TIMEOUTS" },
+  retry: { config: "shipping:retry", env: "SHIPPING_RETRY" },
+} as const;
+
+const shopsSchema = z.record(
+  z.string(),
+  z.object({ apiKey: z.string().min(1), baseUrl: z.string().optional() }).strict(),
+);
+const timeoutsSchema = z
+  .object({
+    connectMs: z.number().int().positive(),
+    headersMs: z.number().int().positive(),
+    bodyMs: z.number().int().positive(),
+    deadlineMs: z.number().int().positive(),
+  })
+  .partial()
+  .strict();
+const retrySchema = z
+  .object({
+    maxRetries: z.number().int().min(0),
+    baseDelayMs: z.number().int().min(0),
+    maxDelayMs: z.number().int().min(0),
+    maxRetryAfterMs: z.number().int().min(0),
+  })
+  .partial()
+  .strict();
+
+/** Everything needed to talk to one shop's API. Lives in memory only; never serialized. */
+export interface ShopTarget {
+  /** Identity of the shop for in-process bookkeeping: base URL and a hash of the key. */
+  readonly shopKey: string;
+  /** The shop name, or `(default)` for `shipping:apiKey`. */
+  readonly label: string;
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly authScheme: AuthSchemeSetting;
+  readonly caCertificates?: string;
+  readonly timeouts?: Partial<Timeouts>;
+  readonly retry?: Partial<RetrySettings>;
+}
+
+type SettingName = keyof typeof SETTINGS;
+
+function lookup(name: SettingName, config: ConfigSource | undefined, env: NodeJS.ProcessEnv) {
+  const { config: key, env: variable } = SETTINGS[name];
+  const fromConfig = config?.(key);
+  if (fromConfig !== undefined && fromConfig !== "") return { value: fromConfig, source: key };
+  const fromEnv = env[variable];
+  if (fromEnv !== undefined && fromEnv !== "") return { value: fromEnv, source: variable };
+  return undefined;
+}
+
+function parseJsonSetting<T>(name: SettingName, schema: z.ZodType<T>, config: ConfigSource | undefined, env: NodeJS.ProcessEnv): T | undefined {
+  const found = lookup(name, config, env);
+  if (found === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(found.value);
+  } catch {
+    throw new ShippingConfigError(found.source, "is not valid JSON");
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `.${issue.path.join(".")}` : "";
+    // The message names the path, never the value (it may hold a key).
+    throw new ShippingConfigError(`${found.source}${where}`, issue?.message ?? "is invalid");
+  }
+  return parsed.data;
+}
+
+function authSchemeSetting(config: ConfigSource | undefined, env: NodeJS.ProcessEnv): AuthSchemeSetting {
+  const found = lookup("authScheme", config, env);
+  if (found === undefined) return "auto";
+  const value = found.value.toLowerCase();
+  if (value === "auto" || value === "bearer" || value === "basic") return value;
+  throw new ShippingConfigError(found.source, `"${found.value}" is not an auth scheme; use auto, bearer or basic`);
+}
+
+function shopKeyOf(baseUrl: string, apiKey: string): string {
+  return `${baseUrl}#${createHash("sha256").update(apiKey).digest("hex").slice(0, 16)}`;
+}
+
+/**
+ * Resolves the API target of `shop` (or of the default shop) from stack config, falling back to the
+ * environment. Called at operation time in the provider process, so nothing is captured at module load.
+ */
+export function resolveShop(shop: string | undefined, config: ConfigSource | undefined, env: NodeJS.ProcessEnv): ShopTarget {
+  const defaultBase = lookup("baseUrl", config, env);
+  let apiKey: string;
+  let baseUrl: string | undefined = defaultBase?.value;
+  let baseSource: string = defaultBase?.source ?? SETTINGS.baseUrl.config;
+  if (shop === undefined) {
+    const key = lookup("apiKey", config, env);
+    if (key === undefined) {
+      throw new ShippingConfigError(
+        SETTINGS.apiKey.config,
+        "is not set. Set it with `pulumi config set --secret shipping:apiKey <key>` or the SHIPPING_API_KEY environment variable (or give the resource a `shop` listed in shipping:shops)",
+      );
+    }
+    apiKey = key.value;
+  } else {
+    const shops = parseJsonSetting("shops", shopsSchema, config, env) ?? {};
+    const entry = shops[shop];
+    if (entry === undefined) {
+      throw new ShippingConfigError(
+        SETTINGS.shops.config,
+        `has no shop "${shop}". Add it with \`pulumi config set --secret --path 'shipping:shops.${shop}.apiKey' <key>\` (or the SHIPPING_SHOPS environment variable, a JSON object)`,
+      );
+    }
+    apiKey = entry.apiKey;
+    if (entry.baseUrl !== undefined) {
+      baseUrl = entry.baseUrl;
+      baseSource = `${SETTINGS.shops.config}.${shop}.baseUrl`;
+    }
+  }
+  if (baseUrl === undefined) {
+    throw new ShippingConfigError(
+      SETTINGS.baseUrl.config,
+      "is not set. Set it with `pulumi config set shipping:baseUrl https://<api host>` or the SHIPPING_BASE_URL environment variable",
+    );
+  }
+  const validBase = validateBaseUrl(baseUrl, baseSource);
+  const caCertificates = lookup("caCertificates", config, env)?.value;
+  const timeouts = parseJsonSetting("timeouts", timeoutsSchema, config, env);
+  const retry = parseJsonSetting("retry", retrySchema, config, env);
+  return {
+    shopKey: shopKeyOf(validBase, apiKey),
+    label: shop ?? "(default)",
+    baseUrl: validBase,
+    apiKey,
+    authScheme: authSchemeSetting(config, env),
+    ...(caCertificates !== undefined ? { caCertificates } : {}),
+    ...(timeouts !== undefined ? { timeouts: timeouts as Partial<Timeouts> } : {}),
+    ...(retry !== undefined ? { retry: retry as Partial<RetrySettings> } : {}),
+  };
+}

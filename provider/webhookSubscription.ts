@@ -1,0 +1,79 @@
+import * as pulumi from "@pulumi/pulumi";
+import { webhookSubscriptionProvider } from "./dynamicProvider";
+import type { Hook } from "./hooks";
+
+/** The arguments of a {@link WebhookSubscription}. */
+export interface WebhookSubscriptionArgs {
+  /** The event hook; changing it replaces the subscription. */
+  readonly hook: pulumi.Input<Hook>;
+  /** HTTPS callback URL, lowercase. May be a secret (a token in the URL stays encrypted in state). */
+  readonly url: pulumi.Input<string>;
+  /**
+   * A shop listed in the `shipping:shops` secret config object, whose key (and optional base URL) is used.
+   * Absent: the default shop of `shipping:apiKey`. Changing it replaces the subscription.
+   */
+  readonly shop?: pulumi.Input<string>;
+}
+
+/** What a subscription was before this resource took its hook over. */
+export interface PreviousSubscription {
+  readonly id: number;
+  readonly url: string;
+}
+
+const declarationsByDeployment = new WeakMap<object, Map<string, string>>();
+const declarationsWithoutStack = new Map<string, string>();
+
+/** Fails when two resources of one deployment declare the same hook for the same shop. */
+function registerDeclaration(name: string, shop: string | undefined, hook: string): void {
+  const stack = pulumi.runtime.getStackResource();
+  let declarations = stack === undefined ? declarationsWithoutStack : declarationsByDeployment.get(stack);
+  if (declarations === undefined) {
+    declarations = new Map();
+    declarationsByDeployment.set(stack as object, declarations);
+  }
+  const key = `${shop ?? ""}\u0000${hook}`;
+  const other = declarations.get(key);
+  if (other !== undefined && other !== name) {
+    throw new Error(
+      `WebhookSubscription "${name}" declares hook ${hook} for shop ${shop ?? "(default)"}, which WebhookSubscription "${other}" already declares. A shop has one subscription per hook: remove one of the two.`,
+    );
+  }
+  declarations.set(key, name);
+}
+
+/**
+ * A webhook subscription of a shop on the Shipping Service API. Create subscribes the hook (taking over an
+ * existing subscription of that hook), read refreshes it, delete unsubscribes it. Any change of hook, url
+ * or shop replaces it, create-before-delete, so the hook is never left without a subscription.
+ */
+export class WebhookSubscription extends pulumi.dynamic.Resource {
+  /** The event hook. */
+  declare readonly hook: pulumi.Output<Hook>;
+  /** The callback URL. */
+  declare readonly url: pulumi.Output<string>;
+  /** The shop, when not the default one. */
+  declare readonly shop: pulumi.Output<string | undefined>;
+  /** The subscription id assigned by the service (also the resource id). */
+  declare readonly subscriptionId: pulumi.Output<number>;
+  /** The subscription the hook had when this resource was created, if any (adopted or overwritten). */
+  declare readonly previous: pulumi.Output<PreviousSubscription | undefined>;
+
+  constructor(name: string, args: WebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
+    const hook =
+      typeof args.hook === "string" && (args.shop === undefined || typeof args.shop === "string")
+        ? (registerDeclaration(name, args.shop, args.hook), args.hook)
+        : pulumi.all([args.hook, args.shop]).apply(([hook, shop]) => {
+            registerDeclaration(name, shop, hook);
+            return hook;
+          });
+    super(
+      webhookSubscriptionProvider,
+      name,
+      { hook, url: args.url, shop: args.shop, subscriptionId: undefined, previous: undefined },
+      opts,
+      "shipping",
+      "WebhookSubscription",
+    );
+  }
+}

@@ -1,0 +1,69 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type ConfigMap, LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
+import { pulumiCommand } from "./pulumiCli";
+
+/** Demo passphrase of the local secrets provider; override with PULUMI_CONFIG_PASSPHRASE. */
+export const DEMO_PASSPHRASE = "shipping-webhooks-demo";
+
+/** Where and how to run an inline program. */
+export interface StackSpec {
+  /** Project folder (the engine runs the dynamic provider from here, so it must see node_modules). */
+  readonly workDir: string;
+  /** Folder of the `file://` backend. */
+  readonly backendDir: string;
+  readonly projectName: string;
+  readonly stackName: string;
+  readonly program: PulumiFn;
+  /** Stack config, for example `{ "shipping:apiKey": { value, secret: true } }`. */
+  readonly config?: ConfigMap;
+  /** Extra environment of the CLI and the provider it starts (for example an isolated PULUMI_HOME). */
+  readonly env?: Record<string, string>;
+}
+
+/**
+ * Creates or selects a stack of an inline program on a local `file://` backend, driven by the Pulumi CLI
+ * that {@link pulumiCommand} finds.
+ */
+export async function openStack(spec: StackSpec): Promise<Stack> {
+  mkdirSync(spec.workDir, { recursive: true });
+  mkdirSync(spec.backendDir, { recursive: true });
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: spec.stackName, projectName: spec.projectName, program: spec.program },
+    {
+      pulumiCommand: await pulumiCommand(),
+      workDir: spec.workDir,
+      envVars: {
+        PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? DEMO_PASSPHRASE,
+        PULUMI_SKIP_UPDATE_CHECK: "1",
+        PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+        ...spec.env,
+      },
+      projectSettings: {
+        name: spec.projectName,
+        runtime: "nodejs",
+        backend: { url: `file://${spec.backendDir}` },
+      },
+    },
+  );
+  if (spec.config !== undefined) await stack.setAllConfig(spec.config);
+  return stack;
+}
+
+/** The default backend folder of a project: `.pulumi-state/` inside it. */
+export function defaultBackendDir(projectDir: string): string {
+  return join(projectDir, ".pulumi-state");
+}
+
+/** Rejects when `promise` has not settled within `ms`, naming `what`; so an engine call can never hang. */
+export async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
