@@ -16,3 +16,4 @@ export {
   WebhookSubscription,
   type WebhookSubscriptionArgs,
 } from "./webhookSubscription";
+export { callbackUrlProblem } from "./schemas";

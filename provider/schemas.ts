@@ -2,10 +2,10 @@ import { z } from "zod";
 import { HOOKS } from "./hooks";
 
 /**
- * Reasons a callback URL is refused, each with the fix. The service stores URLs lowercase and only calls
- * HTTPS, so anything else would be rejected (or silently changed) by the API.
+ * Why a callback URL is refused, with the fix; undefined when it is fine. The service stores URLs lowercase
+ * and only calls HTTPS, so anything else would be rejected (or silently changed) by the API.
  */
-function urlProblem(url: string): string | undefined {
+export function callbackUrlProblem(url: string): string | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -26,7 +26,7 @@ function urlProblem(url: string): string | undefined {
 
 /** A webhook callback URL: absolute, HTTPS, lowercase, no credentials. */
 export const callbackUrlSchema = z.string().superRefine((url, ctx) => {
-  const problem = urlProblem(url);
+  const problem = callbackUrlProblem(url);
   if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
 });
 

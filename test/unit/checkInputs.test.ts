@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { checkInputs, UNKNOWN_VALUE } from "../../provider/lifecycle";
+
+const hook = "order_status_change";
+
+describe("checkInputs: callback URL rules", () => {
+  it.each([
+    ["https://example.com/hooks/orders"],
+    ["https://example.com"],
+    ["https://example.com:8443/a?token=abc123"],
+    ["https://xn--bcher-kva.example/hook"],
+    ["https://127.0.0.1/hook"],
+  ])("accepts %s", (url) => {
+    const { inputs, failures } = checkInputs({ hook, url });
+    expect(failures).toEqual([]);
+    expect(inputs).toEqual({ hook, url });
+  });
+
+  it.each([
+    ["http://example.com/hook", /must use HTTPS; use "https:\/\/example.com\/hook"/],
+    ["ftp://example.com/hook", /must use HTTPS/],
+    ["https://Example.com/Hook", /must be lowercase.*use "https:\/\/example.com\/hook"/],
+    ["https://example.com/hook?Token=ABC", /must be lowercase.*"https:\/\/example.com\/hook\?token=abc"/],
+    ["example.com/hook", /not an absolute URL/],
+    ["", /not an absolute URL/],
+    ["https://", /not an absolute URL/],
+    ["https://user:pw@example.com/hook", /must not carry a user name or password/],
+  ])("refuses %s naming the rule and the fix", (url, reason) => {
+    const { failures } = checkInputs({ hook, url });
+    expect(failures).toHaveLength(1);
+    expect(failures[0]?.property).toBe("url");
+    expect(failures[0]?.reason).toMatch(reason);
+  });
+});
+
+describe("checkInputs: hook, shop and presence", () => {
+  it.each([
+    [{ url: "https://a.example/x" }, "hook", /is required; use one of shipment_status_change/],
+    [{ hook: "order_created", url: "https://a.example/x" }, "hook", /"order_created" is not a hook; use one of/],
+    [{ hook: 7, url: "https://a.example/x" }, "hook", /must be a string, not number/],
+    [{ hook }, "url", /is required/],
+    [{ hook, url: ["https://a.example"] }, "url", /must be a string, not an array/],
+    [{ hook, url: "https://a.example/x", shop: "Acme Shop" }, "shop", /not a shop name/],
+  ])("refuses %j on %s", (news, property, reason) => {
+    const { failures } = checkInputs(news);
+    expect(failures.map((f) => f.property)).toEqual([property]);
+    expect(failures[0]?.reason).toMatch(reason);
+  });
+
+  it("lets values still unknown at preview pass", () => {
+    const news = { hook: UNKNOWN_VALUE, url: UNKNOWN_VALUE, shop: UNKNOWN_VALUE };
+    expect(checkInputs(news)).toEqual({ inputs: news, failures: [] });
+  });
+
+  it("reports every bad property at once", () => {
+    const { failures } = checkInputs({ hook: "nope", url: "HTTP://X" });
+    expect(failures.map((f) => f.property).sort()).toEqual(["hook", "url"]);
+  });
+
+  it("drops properties it does not know (such as a stray apiKey) from the checked inputs", () => {
+    const { inputs } = checkInputs({ hook, url: "https://a.example/x", apiKey: "should-not-be-stored" });
+    expect(inputs).toEqual({ hook, url: "https://a.example/x" });
+  });
+});
