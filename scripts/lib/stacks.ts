@@ -10,8 +10,11 @@ export const DEMO_PASSPHRASE = "shipping-webhooks-demo";
 export interface StackSpec {
   /** Project folder (the engine runs the dynamic provider from here, so it must see node_modules). */
   readonly workDir: string;
-  /** Folder of the `file://` backend. */
-  readonly backendDir: string;
+  /**
+   * Folder of the `file://` backend. Absent: the folder's own Pulumi.yaml (project name, backend, project
+   * config) is used as it is.
+   */
+  readonly backendDir?: string;
   readonly projectName: string;
   readonly stackName: string;
   readonly program: PulumiFn;
@@ -27,7 +30,8 @@ export interface StackSpec {
  */
 export async function openStack(spec: StackSpec): Promise<Stack> {
   mkdirSync(spec.workDir, { recursive: true });
-  mkdirSync(spec.backendDir, { recursive: true });
+  // Without a backendDir the project's Pulumi.yaml names file://./.pulumi-state, which must exist.
+  mkdirSync(spec.backendDir ?? defaultBackendDir(spec.workDir), { recursive: true });
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: spec.stackName, projectName: spec.projectName, program: spec.program },
     {
@@ -39,11 +43,15 @@ export async function openStack(spec: StackSpec): Promise<Stack> {
         PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
         ...spec.env,
       },
-      projectSettings: {
-        name: spec.projectName,
-        runtime: "nodejs",
-        backend: { url: `file://${spec.backendDir}` },
-      },
+      ...(spec.backendDir !== undefined
+        ? {
+            projectSettings: {
+              name: spec.projectName,
+              runtime: "nodejs",
+              backend: { url: `file://${spec.backendDir}` },
+            },
+          }
+        : {}),
     },
   );
   if (spec.config !== undefined) await stack.setAllConfig(spec.config);
