@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { forgetLearnedSchemes } from "../../provider/client/authScheme";
+import { ShippingClient, type ShippingClientOptions } from "../../provider/client/shippingClient";
+import { ShippingConnectionError, ShippingError, ShippingRequestError } from "../../provider/errors";
+import { type RunningSimulator, startSimulator } from "../../simulator";
+import { ACME_KEY, ACME_READ_ONLY_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+
+/** Fast retries and short timeouts so that fault tests stay quick; the policy itself is the default's. */
+const FAST: Partial<ShippingClientOptions> = {
+  retry: { maxRetries: 3, baseDelayMs: 10, maxDelayMs: 40, maxRetryAfterMs: 2_000 },
+  timeouts: { connectMs: 1_000, headersMs: 300, bodyMs: 300, deadlineMs: 5_000 },
+};
+
+let sim: RunningSimulator;
+const clients: ShippingClient[] = [];
+function client(options: Partial<ShippingClientOptions> = {}): ShippingClient {
+  const made = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY, ...FAST, ...options });
+  clients.push(made);
+  return made;
+}
+
+async function failure(promise: Promise<unknown>): Promise<ShippingError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ShippingError);
+  return error as ShippingError;
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ shops: TEST_SHOPS });
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await sim.close();
+});
+beforeEach(() => {
+  sim.reset();
+  forgetLearnedSchemes();
+});
+
+describe("auth scheme", () => {
+  it.each([
+    ["bearer", 0, "bearer"],
+    ["both", 0, "bearer"],
+    ["basic", 1, "basic"],
+  ] as const)("auto works when the service takes %s, with %i fallback, and remembers it", async (accepted, fallbacks, word) => {
+    sim.setSwitches({ authScheme: accepted });
+    const api = client();
+    await api.list();
+    await api.list();
+    await client().list(); // a second client in the same process
+    const log = sim.requests();
+    expect(log.filter((r) => r.status === 401)).toHaveLength(fallbacks);
+    expect(log.filter((r) => r.status === 200).map((r) => r.authScheme)).toEqual([word, word, word]);
+  });
+
+  it("a fixed scheme sends only that word, and a wrong one fails with a hint", async () => {
+    sim.setSwitches({ authScheme: "bearer" });
+    const error = await failure(client({ authScheme: "basic" }).list());
+    expect(error).toBeInstanceOf(ShippingRequestError);
+    expect(error.message).toMatch(/status code 401 Unauthorized: GET http:\/\/127\.0\.0\.1:\d+\/webhook_subscriptions\//);
+    expect(error.message).toMatch(/codes: 3103/);
+    expect(error.message).toMatch(/hint: check the API key .* auth scheme/);
+    expect(sim.requests().map((r) => r.authScheme)).toEqual(["basic"]);
+  });
+});
+
+describe("errors", () => {
+  it("a wrong key: 401 naming method, URL, status and the API's message, with no trace of the key", async () => {
+    const wrongKey = "definitely-wrong-key-123";
+    const error = (await failure(client({ apiKey: wrongKey }).list())) as ShippingRequestError;
+    expect(error.status).toBe(401);
+    expect(error.apiMessage).toBeTruthy();
+    expect(error.request.headers.authorization).toMatch(/^(bearer|basic) \[REDACTED\]$/);
+    const everything = JSON.stringify({ message: error.message, stack: error.stack, request: error.request, response: error.response });
+    expect(leaksOf(wrongKey, everything)).toEqual([]);
+  });
+
+  it("a read-only key: 403 with a permission hint", async () => {
+    const error = (await failure(client({ apiKey: ACME_READ_ONLY_KEY }).create([{ hook: "order_status_change", url: "https://a.example" }]))) as ShippingRequestError;
+    expect(error.status).toBe(403);
+    expect(error.message).toMatch(/403 Forbidden: POST .*\/webhook_subscriptions — API says: .* hint: .*read-only key/);
+    expect(sim.subscriptions("acme")).toEqual([]);
+  });
+
+  it("invalid data: 422 naming the field and the API's code", async () => {
+    const error = (await failure(client().create([{ hook: "order_status_change", url: "https://A.example" }]))) as ShippingRequestError;
+    expect(error.status).toBe(422);
+    expect(error.message).toMatch(/data\.webhook_subscriptions\[0\]\.url/);
+    expect(error.message).toMatch(/codes: 10002/);
+  });
+
+  it("an unknown id: list of ids answers empty, delete throws 404", async () => {
+    expect(await client().list([424242])).toEqual([]);
+    const error = (await failure(client().delete([424242]))) as ShippingRequestError;
+    expect(error.status).toBe(404);
+    expect(error.message).toMatch(/DELETE .*\/webhook_subscriptions\/424242/);
+  });
+
+  it("refuses plain HTTP to anything but loopback", () => {
+    expect(() => new ShippingClient({ baseUrl: "http://api.example.com", apiKey: ACME_KEY })).toThrow(/must use HTTPS/);
+    expect(() => new ShippingClient({ baseUrl: "http://localhost:1", apiKey: ACME_KEY })).not.toThrow();
+  });
+});
+
+describe("retries under simulator faults", () => {
+  const post = (api = client()) => api.create([{ hook: "order_status_change", url: "https://a.example/o" }]);
+
+  it.each([502, 503, 504, 429])("retries a burst of %i and succeeds", async (status) => {
+    sim.addFault({ kind: "status", status, count: 2, method: "POST" });
+    const [id] = await post();
+    expect(sim.requests().map((r) => r.status)).toEqual([status, status, 200]);
+    expect(sim.subscriptions("acme")).toEqual([{ id, hook: "order_status_change", url: "https://a.example/o" }]);
+  });
+
+  it("does not retry a 500 (a fault of the service) and reports it", async () => {
+    sim.addFault({ kind: "status", status: 500, count: 1 });
+    const error = (await failure(client().list())) as ShippingRequestError;
+    expect(error.status).toBe(500);
+    expect(sim.requests()).toHaveLength(1);
+  });
+
+  it("waits what Retry-After says on 429", async () => {
+    sim.addFault({ kind: "status", status: 429, count: 1, retryAfterSeconds: 1 });
+    const started = Date.now();
+    await client().list();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(sim.requests().map((r) => r.status)).toEqual([429, 200]);
+  });
+
+  it("gives up on a Retry-After beyond its cap at once, with the rate-limit hint", async () => {
+    sim.addFault({ kind: "status", status: 429, count: 1, retryAfterSeconds: 300 });
+    const error = await failure(client().list());
+    expect(error.message).toMatch(/429 Too Many Requests.*hint: rate limited/);
+    expect(sim.requests()).toHaveLength(1);
+  });
+
+  it("retries a connection reset before processing; nothing was written twice", async () => {
+    sim.addFault({ kind: "reset", count: 1, method: "POST" });
+    await post();
+    expect(sim.subscriptions("acme")).toHaveLength(1);
+  });
+
+  it("retries a POST whose write landed before the connection dropped: still exactly one subscription", async () => {
+    sim.addFault({ kind: "drop-after-write", count: 1, method: "POST" });
+    const [id] = await post();
+    expect(sim.subscriptions("acme")).toEqual([{ id, hook: "order_status_change", url: "https://a.example/o" }]);
+  });
+
+  it("retries a stalled request after the headers timeout", async () => {
+    sim.addFault({ kind: "stall", count: 1, method: "GET" });
+    expect(await client().list()).toEqual([]);
+    expect(sim.requests().map((r) => r.status)).toEqual([0, 200]);
+  });
+
+  it("fails within the deadline when the service never answers, naming the request", async () => {
+    sim.addFault({ kind: "stall", method: "GET" });
+    const started = Date.now();
+    const error = (await failure(
+      client({ timeouts: { headersMs: 200, deadlineMs: 1_500 }, retry: { maxRetries: 50, baseDelayMs: 10, maxDelayMs: 20 } }).list(),
+    )) as ShippingConnectionError;
+    expect(error).toBeInstanceOf(ShippingConnectionError);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(error.message).toMatch(/Request failed: GET http:\/\/127\.0\.0\.1:\d+\/webhook_subscriptions\/ — /);
+    expect(error.cause).toBeDefined();
+  });
+
+  it("reports an exhausted retry budget with the last status and the API's message", async () => {
+    sim.addFault({ kind: "status", status: 503, method: "GET" });
+    const error = (await failure(client().list())) as ShippingRequestError;
+    expect(error.status).toBe(503);
+    expect(sim.requests()).toHaveLength(4); // first attempt + 3 retries
+  });
+});

@@ -1,0 +1,22 @@
+import type { ShopSeed } from "../../simulator";
+
+/** Test keys; obviously fake, and asserted never to leak. */
+export const ACME_KEY = "acme-rw-test-key-01";
+export const ACME_READ_ONLY_KEY = "acme-ro-test-key-01";
+export const GLOBEX_KEY = "globex-rw-test-key-02";
+
+/** Two shops, so isolation is exercised. */
+export const TEST_SHOPS: ShopSeed[] = [
+  { name: "acme", keys: { readWrite: [ACME_KEY], readOnly: [ACME_READ_ONLY_KEY] } },
+  { name: "globex", keys: { readWrite: [GLOBEX_KEY] } },
+];
+
+/** Every form in which a key must never show up. */
+export function secretForms(key: string): string[] {
+  return [key, Buffer.from(key, "utf8").toString("base64")];
+}
+
+/** Fails the test when any form of `key` occurs in `text`. */
+export function leaksOf(key: string, text: string): string[] {
+  return secretForms(key).filter((form) => text.includes(form));
+}
