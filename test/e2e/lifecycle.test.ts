@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator, type Subscription } from "../../simulator";
+import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+import {
+  type Declaration,
+  declarationsProgram,
+  engine,
+  OutputLog,
+  sandbox,
+  stackIn,
+  subscriptionResources,
+} from "./support/engine";
+
+const SHIPMENTS = "shipment_status_change";
+const LABELS = "shipment_label_created";
+const ORDERS = "order_status_change";
+const THREE: Declaration[] = [
+  { name: "shipments", hook: SHIPMENTS, url: "https://hooks.example.com/s" },
+  { name: "labels", hook: LABELS, url: "https://hooks.example.com/l" },
+  { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" },
+];
+
+let sim: RunningSimulator;
+beforeAll(async () => {
+  sim = await startSimulator({ shops: TEST_SHOPS });
+});
+afterAll(() => sim.close());
+
+/** A stack whose program declares whatever `declare` is set to before each run. */
+async function project(name: string) {
+  const box = sandbox(name);
+  let declared: Declaration[] = [];
+  const stack = await stackIn(box, declarationsProgram(() => declared), {
+    "shipping:apiKey": { value: ACME_KEY, secret: true },
+    "shipping:baseUrl": { value: sim.baseUrl },
+  });
+  const log = new OutputLog();
+  return {
+    box,
+    stack,
+    log,
+    declare(next: Declaration[]) {
+      declared = next;
+    },
+    up: () => engine(stack.up({ onOutput: log.onOutput }), `${name}: up`),
+    preview: () => engine(stack.preview({ onOutput: log.onOutput, diff: true }), `${name}: preview`),
+    refresh: () => engine(stack.refresh({ onOutput: log.onOutput }), `${name}: refresh`),
+    destroy: () => engine(stack.destroy({ onOutput: log.onOutput }), `${name}: destroy`),
+    async stateIds(): Promise<Record<string, number>> {
+      const resources = subscriptionResources(await stack.exportStack());
+      return Object.fromEntries(resources.map((r) => [r.outputs.hook, Number(r.id)]));
+    },
+  };
+}
+
+function live(): Subscription[] {
+  return sim.subscriptions("acme");
+}
+
+function expectLiveEquals(declared: readonly Declaration[], stateIds: Record<string, number>): void {
+  const expected = declared.map((d) => ({ id: stateIds[d.hook], hook: d.hook, url: d.url }));
+  expect([...live()].sort((a, b) => a.hook.localeCompare(b.hook))).toEqual(
+    expected.sort((a, b) => a.hook.localeCompare(b.hook)),
+  );
+}
+
+describe("the engine end to end", () => {
+  it("fails preview on an uppercase or http URL, naming the property, with 0 API requests", async () => {
+    sim.reset();
+    const p = await project("bad-url");
+    for (const url of ["https://Hooks.example.com/s", "http://hooks.example.com/s"]) {
+      p.declare([{ name: "shipments", hook: SHIPMENTS, url }]);
+      const error = await p.preview().then(
+        () => undefined,
+        (e: unknown) => String(e),
+      );
+      expect(error).toMatch(/url/);
+      expect(error).toMatch(url.startsWith("http:") ? /must use HTTPS/ : /must be lowercase.*https:\/\/hooks\.example\.com\/s/);
+    }
+    expect(sim.requests()).toEqual([]);
+  });
+
+  it("fails preview when one program declares the same hook twice for a shop", async () => {
+    sim.reset();
+    const p = await project("dup-hook");
+    p.declare([
+      { name: "a", hook: ORDERS, url: "https://hooks.example.com/a" },
+      { name: "b", hook: ORDERS, url: "https://hooks.example.com/b" },
+    ]);
+    const error = await p.preview().then(
+      () => undefined,
+      (e: unknown) => String(e),
+    );
+    expect(error).toMatch(/"b" declares hook order_status_change .* "a" already declares/);
+    expect(sim.requests()).toEqual([]);
+  });
+
+  it("creates three, then a preview and a refresh show no change and make no write", async () => {
+    sim.reset();
+    const p = await project("create");
+    p.declare(THREE);
+    const up = await p.up();
+    expect(up.summary.resourceChanges?.create).toBe(4); // three subscriptions and the stack
+    expectLiveEquals(THREE, await p.stateIds());
+    sim.clearRequests();
+    const preview = await p.preview();
+    expect(preview.changeSummary.same).toBe(4);
+    expect(preview.changeSummary.create ?? 0).toBe(0);
+    const refresh = await p.refresh();
+    expect(refresh.summary.resourceChanges?.update ?? 0).toBe(0);
+    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(sim.requests().filter((r) => r.method === "GET")).toHaveLength(1); // refresh: one batched GET
+    await p.destroy();
+    expect(live()).toEqual([]);
+  });
+
+  it.each(["keep-id", "new-id"] as const)("changes a URL with no gap (overwrite %s)", async (overwrite) => {
+    sim.reset();
+    sim.setSwitches({ overwrite });
+    const p = await project(`url-${overwrite}`);
+    p.declare(THREE);
+    await p.up();
+    const changed = THREE.map((d) => (d.hook === ORDERS ? { ...d, url: "https://hooks.example.com/o2" } : d));
+    p.declare(changed);
+    sim.clearRequests();
+    const samples: number[] = [];
+    const sampler = setInterval(() => samples.push(live().filter((s) => s.hook === ORDERS).length), 1);
+    try {
+      await p.up();
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(samples.length).toBeGreaterThan(10);
+    expect(samples.every((count) => count === 1)).toBe(true);
+    expect(sim.requests().filter((r) => r.method === "DELETE")).toEqual([]); // nothing removed the hook
+    expectLiveEquals(changed, await p.stateIds());
+    const again = await p.preview();
+    expect(again.changeSummary.replace ?? 0).toBe(0);
+    await p.destroy();
+    sim.setSwitches({ overwrite: "new-id" });
+  });
+
+  it("replaces on a hook change: old hook gone, new hook present", async () => {
+    sim.reset();
+    const p = await project("hook-change");
+    p.declare([{ name: "events", hook: LABELS, url: "https://hooks.example.com/e" }]);
+    await p.up();
+    const next = [{ name: "events", hook: SHIPMENTS, url: "https://hooks.example.com/e" }];
+    p.declare(next);
+    const up = await p.up();
+    expect(up.summary.resourceChanges?.replace).toBe(1);
+    expectLiveEquals(next, await p.stateIds());
+    await p.destroy();
+  });
+
+  it("heals out-of-band changes: refresh drops a deleted one and shows a changed URL, up restores both", async () => {
+    sim.reset();
+    const p = await project("drift");
+    p.declare(THREE);
+    await p.up();
+    const ids = await p.stateIds();
+    const { ShippingClient } = await import("../../provider/client/shippingClient");
+    const backOffice = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
+    await backOffice.delete([ids[LABELS] ?? 0]);
+    sim.setSwitches({ overwrite: "keep-id" }); // a back-office edit of the URL keeps the subscription's id
+    await backOffice.create([{ hook: ORDERS, url: "https://backoffice.example.com/o" }]);
+    sim.setSwitches({ overwrite: "new-id" });
+    await backOffice.close();
+
+    const refresh = await p.refresh();
+    expect(refresh.summary.resourceChanges?.delete).toBe(1);
+    expect(refresh.summary.resourceChanges?.update).toBe(1);
+    const refreshed = subscriptionResources(await p.stack.exportStack());
+    expect(refreshed.map((r) => [r.outputs.hook, r.outputs.url]).sort()).toEqual([
+      [ORDERS, "https://backoffice.example.com/o"],
+      [SHIPMENTS, "https://hooks.example.com/s"],
+    ]);
+    const up = await p.up();
+    expect(up.summary.resourceChanges?.create).toBe(1);
+    expect(up.summary.resourceChanges?.replace).toBe(1);
+    expectLiveEquals(THREE, await p.stateIds());
+    await p.destroy();
+  });
+
+  it("adopts a subscription that existed before the stack and says so", async () => {
+    sim.reset();
+    const { ShippingClient } = await import("../../provider/client/shippingClient");
+    const before = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
+    const [oldId] = await before.create([{ hook: ORDERS, url: "https://legacy.example.com/o" }]);
+    await before.close();
+    const p = await project("adopt");
+    p.declare(THREE);
+    const up = await p.up();
+    expect(up.outputs.orders?.value.previous).toEqual({ id: oldId, url: "https://legacy.example.com/o" });
+    expectLiveEquals(THREE, await p.stateIds());
+    await p.destroy();
+  });
+
+  it("destroys to an empty shop, also after an out-of-band delete", async () => {
+    sim.reset();
+    const p = await project("destroy");
+    p.declare(THREE);
+    await p.up();
+    const { ShippingClient } = await import("../../provider/client/shippingClient");
+    const backOffice = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
+    await backOffice.delete([(await p.stateIds())[SHIPMENTS] ?? 0]);
+    await backOffice.close();
+    const destroy = await p.destroy();
+    expect(destroy.summary.resourceChanges?.delete).toBe(4);
+    expect(live()).toEqual([]);
+  });
+});

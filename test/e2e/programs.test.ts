@@ -1,0 +1,163 @@
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { PulumiFn } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HOOKS } from "../../provider/hooks";
+import { type RunningSimulator, startSimulator } from "../../simulator";
+import { ACME_KEY, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
+import {
+  type Declaration,
+  declarationsProgram,
+  dist,
+  engine,
+  OutputLog,
+  pulumi,
+  REPO_ROOT,
+  sandbox,
+  stackIn,
+  subscriptionResources,
+} from "./support/engine";
+
+let sim: RunningSimulator;
+beforeAll(async () => {
+  sim = await startSimulator({ shops: TEST_SHOPS });
+});
+afterAll(() => sim.close());
+
+const ORDERS: Declaration = { name: "orders", hook: "order_status_change", url: "https://hooks.example.com/o" };
+const config = () => ({
+  "shipping:apiKey": { value: ACME_KEY, secret: true },
+  "shipping:baseUrl": { value: sim.baseUrl },
+});
+
+describe("provider builds and project copies", () => {
+  it("a changed provider build (a package upgrade) shows no change and keeps every output", async () => {
+    sim.reset();
+    const box = sandbox("upgrade");
+    let program: PulumiFn = declarationsProgram(() => [ORDERS]);
+    const stack = await stackIn(box, async () => program(), config());
+    await engine(stack.up(), "up with build 1");
+    const before = subscriptionResources(await stack.exportStack())[0];
+
+    // Build 2: the same shim with different source text, as a new release of the package would have.
+    const shim2 = join(box.root, "dynamicProvider.build2.js");
+    const source = readFileSync(join(REPO_ROOT, "dist/provider/dynamicProvider.js"), "utf8");
+    writeFileSync(shim2, source.replace("Cannot load", "Cannot load (build 2)"));
+    const provider2 = createRequire(shim2)(shim2).webhookSubscriptionProvider;
+    program = async () => {
+      const props = { hook: ORDERS.hook, url: ORDERS.url, shop: undefined, subscriptionId: undefined, previous: undefined };
+      new pulumi.dynamic.Resource(provider2, ORDERS.name, props, undefined, "shipping", "WebhookSubscription");
+    };
+    sim.clearRequests();
+    const preview = await engine(stack.preview(), "preview with build 2");
+    expect(preview.changeSummary).toEqual({ same: 2 });
+    await engine(stack.up(), "up with build 2");
+    const after = subscriptionResources(await stack.exportStack())[0];
+    // The engine records build 2 in the inputs and keeps the outputs (with build 1's shim) as they were
+    // (pulumi/pulumi#9982); both shims load the installed runtime by name, so either runs the current code.
+    expect(after?.inputs.__provider).toContain("build 2");
+    const { __provider: _old, ...outputsBefore } = before?.outputs ?? {};
+    const { __provider: _new, ...outputsAfter } = after?.outputs ?? {};
+    expect(outputsAfter).toEqual(outputsBefore);
+    expect(after?.id).toBe(before?.id);
+    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    await engine(stack.destroy(), "destroy");
+    expect(sim.subscriptions("acme")).toEqual([]);
+  });
+
+  it("is portable: up from one directory, destroy from a copy at another path after the first is gone", async () => {
+    sim.reset();
+    const box = sandbox("portable");
+    const first = await stackIn(box, declarationsProgram(() => [ORDERS]), config());
+    await engine(first.up(), "up");
+    expect(sim.subscriptions("acme")).toHaveLength(1);
+    const elsewhere = sandbox("portable-copy");
+    cpSync(box.workDir, elsewhere.workDir, { recursive: true });
+    rmSync(box.workDir, { recursive: true });
+    const copy = await stackIn({ ...elsewhere, backendDir: box.backendDir }, declarationsProgram(() => [ORDERS]), {});
+    await engine(copy.destroy(), "destroy from the copy");
+    expect(sim.subscriptions("acme")).toEqual([]);
+  });
+});
+
+/** Runs a program of the repo from a sandbox holding a copy of its Pulumi.yaml. */
+async function runProject(folder: string, main: string, projectName: string, configMap = {}, env = {}) {
+  const box = sandbox(projectName);
+  // The inline program stands in for `main` (which names the compiled file for the official CLI).
+  const settings = readFileSync(join(REPO_ROOT, folder, "Pulumi.yaml"), "utf8").replace(/^main: .*\n/m, "");
+  writeFileSync(join(box.workDir, "Pulumi.yaml"), settings);
+  const program = (dist.module(main) as { default: PulumiFn }).default;
+  const stack = await dist.stacks.openStack({
+    workDir: box.workDir,
+    projectName,
+    stackName: "test",
+    program,
+    config: configMap,
+    env: { PULUMI_HOME: box.pulumiHome, ...env },
+  });
+  return stack;
+}
+
+describe("the root program and every example, through the engine", () => {
+  it.each([
+    [".", "index.js", "shipping-webhooks"],
+    ["examples/from-config", "examples/from-config/index.js", "from-config"],
+  ])("%s declares one shop's three hooks from Pulumi.yaml config", async (folder, main, name) => {
+    sim.reset();
+    const stack = await runProject(folder, main, name, {}, { SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl });
+    await engine(stack.up(), `${name}: up`);
+    expect(sim.subscriptions("acme").map((s) => s.url).sort()).toEqual([
+      "https://hooks.example.com/demo/labels",
+      "https://hooks.example.com/demo/orders",
+      "https://hooks.example.com/demo/shipments",
+    ]);
+    await engine(stack.destroy(), `${name}: destroy`);
+    expect(sim.subscriptions("acme")).toEqual([]);
+  });
+
+  it("examples/from-config fails preview on bad entries, naming their stack-config paths", async () => {
+    sim.reset();
+    const stack = await runProject("examples/from-config", "examples/from-config/index.js", "from-config", {
+      "from-config:hooks": {
+        value: JSON.stringify({ order_status_change: "HTTPS://Hooks.example.com/o", parcel_lost: "https://x.example" }),
+      },
+    }, { SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl });
+    const log = new OutputLog();
+    const error = await engine(stack.preview({ onOutput: log.onOutput }), "preview").then(
+      () => "",
+      (e: unknown) => String(e),
+    );
+    const text = error + log.text;
+    expect(text).toMatch(/from-config:hooks\.order_status_change: .*must be lowercase/);
+    expect(text).toMatch(/from-config:hooks\.parcel_lost: not a hook/);
+    expect(sim.requests()).toEqual([]);
+  });
+
+  it("examples/single-shop declares three hooks in TypeScript", async () => {
+    sim.reset();
+    const stack = await runProject("examples/single-shop", "examples/single-shop/index.js", "single-shop", config());
+    const up = await engine(stack.up(), "single-shop: up");
+    expect(sim.subscriptions("acme")).toHaveLength(3);
+    expect(up.outputs.orderStatusId?.value).toBe(sim.subscriptions("acme").find((s) => s.hook === "order_status_change")?.id);
+    await engine(stack.destroy(), "single-shop: destroy");
+    expect(sim.subscriptions("acme")).toEqual([]);
+  });
+
+  it("examples/multi-shop keeps two shops apart with keys from secret config", async () => {
+    sim.reset();
+    const shops = JSON.stringify({ acme: { apiKey: ACME_KEY }, globex: { apiKey: GLOBEX_KEY } });
+    const stack = await runProject("examples/multi-shop", "examples/multi-shop/index.js", "multi-shop", {
+      "shipping:shops": { value: shops, secret: true },
+      "shipping:baseUrl": { value: sim.baseUrl },
+    });
+    await engine(stack.up(), "multi-shop: up");
+    for (const shop of ["acme", "globex"]) {
+      expect(sim.subscriptions(shop).map((s) => s.url).sort()).toEqual(
+        HOOKS.map((hook) => `https://hooks.example.com/${shop}/${hook.replaceAll("_", "-")}`).sort(),
+      );
+    }
+    await engine(stack.destroy(), "multi-shop: destroy");
+    expect([...sim.subscriptions("acme"), ...sim.subscriptions("globex")]).toEqual([]);
+  });
+});
