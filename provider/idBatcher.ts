@@ -45,7 +45,9 @@ export class IdBatcher<G, R> {
       this.#pending.set(key, batch);
     }
     const added = batch;
-    const result = new Promise<R | undefined>((resolve, reject) => added.waiters.push({ id, resolve, reject }));
+    const result = new Promise<R | undefined>((resolve, reject) =>
+      added.waiters.push({ id, resolve, reject }),
+    );
     if (new Set(added.waiters.map((w) => w.id)).size >= MAX_IDS_PER_REQUEST) this.#flush(key);
     return result;
   }

@@ -10,10 +10,10 @@ export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from "./client/retryPolicy
 export { ShippingClient, type ShippingClientOptions } from "./client/shippingClient";
 export * from "./errors";
 export { HOOKS, type Hook, isHook } from "./hooks";
+export { callbackUrlProblem } from "./schemas";
 export { SETTINGS } from "./settings";
 export {
   type PreviousSubscription,
   WebhookSubscription,
   type WebhookSubscriptionArgs,
 } from "./webhookSubscription";
-export { callbackUrlProblem } from "./schemas";

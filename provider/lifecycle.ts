@@ -48,7 +48,10 @@ export function checkInputs(news: Record<string, unknown>): {
     inputs[property] = value;
     if (value === UNKNOWN_VALUE) continue;
     if (typeof value !== "string") {
-      failures.push({ property, reason: `must be a string, not ${Array.isArray(value) ? "an array" : typeof value}` });
+      failures.push({
+        property,
+        reason: `must be a string, not ${Array.isArray(value) ? "an array" : typeof value}`,
+      });
       continue;
     }
     const parsed = schemas[property].safeParse(value);
@@ -74,7 +77,8 @@ export interface DiffDecision {
  */
 export function diffInputs(olds: Record<string, unknown>, news: Record<string, unknown>): DiffDecision {
   const replaces = INPUT_PROPERTIES.filter(
-    (property) => news[property] === UNKNOWN_VALUE || (olds[property] ?? undefined) !== (news[property] ?? undefined),
+    (property) =>
+      news[property] === UNKNOWN_VALUE || (olds[property] ?? undefined) !== (news[property] ?? undefined),
   );
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
 }

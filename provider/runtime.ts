@@ -4,8 +4,8 @@
  */
 import type { LiveSubscription } from "./client/apiSchemas";
 import { ShippingClient } from "./client/shippingClient";
-import { ShippingError } from "./errors/shippingError";
 import { ShippingRequestError } from "./errors/requestError";
+import { ShippingError } from "./errors/shippingError";
 import { IdBatcher } from "./idBatcher";
 import { type CheckFailure, checkInputs, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { type ConfigSource, resolveShop, type ShopTarget } from "./settings";
@@ -83,7 +83,8 @@ function targetOf(shop: unknown): ShopTarget {
 }
 
 function subscriptionIdOf(id: string): number {
-  if (!/^\d{1,15}$/.test(id)) throw new ShippingError(`"${id}" is not a subscription id (a positive integer)`);
+  if (!/^\d{1,15}$/.test(id))
+    throw new ShippingError(`"${id}" is not a subscription id (a positive integer)`);
   return Number(id);
 }
 
@@ -143,7 +144,9 @@ export async function diff(
  * Subscribes the hook. When the shop already has a subscription for it, this takes it over: no write if
  * the URL already matches, else one POST (which overwrites it). `previous` records what was there.
  */
-export async function create(inputs: Record<string, unknown>): Promise<{ id: string; outs: SubscriptionOutputs }> {
+export async function create(
+  inputs: Record<string, unknown>,
+): Promise<{ id: string; outs: SubscriptionOutputs }> {
   const hook = String(inputs.hook);
   const url = String(inputs.url);
   const target = targetOf(inputs.shop);

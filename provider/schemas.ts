@@ -36,12 +36,10 @@ export const hookSchema = z.string().refine((hook) => (HOOKS as readonly string[
 });
 
 /** A shop name as used in `shipping:shops`: lowercase letters, digits, `-` and `_`. */
-export const shopNameSchema = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, {
-    error: (issue) =>
-      `"${String(issue.input)}" is not a shop name; use 1-63 lowercase letters, digits, "-" or "_" (a key of shipping:shops)`,
-  });
+export const shopNameSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, {
+  error: (issue) =>
+    `"${String(issue.input)}" is not a shop name; use 1-63 lowercase letters, digits, "-" or "_" (a key of shipping:shops)`,
+});
 
 /** The inputs of a WebhookSubscription once they are known. */
 export const subscriptionInputsSchema = z.object({

@@ -68,7 +68,12 @@ function lookup(name: SettingName, config: ConfigSource | undefined, env: NodeJS
   return undefined;
 }
 
-function parseJsonSetting<T>(name: SettingName, schema: z.ZodType<T>, config: ConfigSource | undefined, env: NodeJS.ProcessEnv): T | undefined {
+function parseJsonSetting<T>(
+  name: SettingName,
+  schema: z.ZodType<T>,
+  config: ConfigSource | undefined,
+  env: NodeJS.ProcessEnv,
+): T | undefined {
   const found = lookup(name, config, env);
   if (found === undefined) return undefined;
   let json: unknown;
@@ -92,7 +97,10 @@ function authSchemeSetting(config: ConfigSource | undefined, env: NodeJS.Process
   if (found === undefined) return "auto";
   const value = found.value.toLowerCase();
   if (value === "auto" || value === "bearer" || value === "basic") return value;
-  throw new ShippingConfigError(found.source, `"${found.value}" is not an auth scheme; use auto, bearer or basic`);
+  throw new ShippingConfigError(
+    found.source,
+    `"${found.value}" is not an auth scheme; use auto, bearer or basic`,
+  );
 }
 
 function shopKeyOf(baseUrl: string, apiKey: string): string {
@@ -103,7 +111,11 @@ function shopKeyOf(baseUrl: string, apiKey: string): string {
  * Resolves the API target of `shop` (or of the default shop) from stack config, falling back to the
  * environment. Called at operation time in the provider process, so nothing is captured at module load.
  */
-export function resolveShop(shop: string | undefined, config: ConfigSource | undefined, env: NodeJS.ProcessEnv): ShopTarget {
+export function resolveShop(
+  shop: string | undefined,
+  config: ConfigSource | undefined,
+  env: NodeJS.ProcessEnv,
+): ShopTarget {
   const defaultBase = lookup("baseUrl", config, env);
   let apiKey: string;
   let baseUrl: string | undefined = defaultBase?.value;

@@ -42,6 +42,19 @@ function registerDeclaration(name: string, shop: string | undefined, hook: strin
   declarations.set(key, name);
 }
 
+/** The hook input, registered so that a second declaration of the same shop and hook fails the program. */
+function declaredHook(name: string, args: WebhookSubscriptionArgs): pulumi.Input<Hook> {
+  const { hook, shop } = args;
+  if (typeof hook === "string" && (shop === undefined || typeof shop === "string")) {
+    registerDeclaration(name, shop, hook);
+    return hook;
+  }
+  return pulumi.all([hook, shop]).apply(([knownHook, knownShop]) => {
+    registerDeclaration(name, knownShop, knownHook);
+    return knownHook;
+  });
+}
+
 /**
  * A webhook subscription of a shop on the Shipping Service API. Create subscribes the hook (taking over an
  * existing subscription of that hook), read refreshes it, delete unsubscribes it. Any change of hook, url
@@ -60,13 +73,7 @@ export class WebhookSubscription extends pulumi.dynamic.Resource {
   declare readonly previous: pulumi.Output<PreviousSubscription | undefined>;
 
   constructor(name: string, args: WebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
-    const hook =
-      typeof args.hook === "string" && (args.shop === undefined || typeof args.shop === "string")
-        ? (registerDeclaration(name, args.shop, args.hook), args.hook)
-        : pulumi.all([args.hook, args.shop]).apply(([hook, shop]) => {
-            registerDeclaration(name, shop, hook);
-            return hook;
-          });
+    const hook = declaredHook(name, args);
     super(
       webhookSubscriptionProvider,
       name,

@@ -27,8 +27,12 @@ function printTable(rows: Array<{ id: number; hook: string; url: string }>): voi
     console.log("\nThe demo shop has no webhook subscriptions.");
     return;
   }
-  const widths = [Math.max(2, ...rows.map((r) => String(r.id).length)), Math.max(4, ...rows.map((r) => r.hook.length))];
-  const line = (id: string, hook: string, url: string) => `${id.padEnd(widths[0] ?? 2)} | ${hook.padEnd(widths[1] ?? 4)} | ${url}`;
+  const widths = [
+    Math.max(2, ...rows.map((r) => String(r.id).length)),
+    Math.max(4, ...rows.map((r) => r.hook.length)),
+  ];
+  const line = (id: string, hook: string, url: string) =>
+    `${id.padEnd(widths[0] ?? 2)} | ${hook.padEnd(widths[1] ?? 4)} | ${url}`;
   console.log("\nLive webhook subscriptions of the demo shop:");
   console.log(line("id", "hook", "url"));
   console.log(line("-".repeat(widths[0] ?? 2), "-".repeat(widths[1] ?? 4), "---"));
@@ -41,7 +45,9 @@ async function main(operation: Operation): Promise<void> {
   const apiKey = shop?.keys.readWrite[0];
   if (shop === undefined || apiKey === undefined) throw new Error("the simulator has no default shop");
   const simulator = await startSimulator({ dataFile: SIMULATOR_DATA_FILE });
-  console.log(`Shipping API simulator at ${simulator.baseUrl} (data: ${SIMULATOR_DATA_FILE}, shop: ${shop.name})`);
+  console.log(
+    `Shipping API simulator at ${simulator.baseUrl} (data: ${SIMULATOR_DATA_FILE}, shop: ${shop.name})`,
+  );
   try {
     const stack = await openStack({
       workDir: REPO_ROOT,

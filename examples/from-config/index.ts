@@ -8,7 +8,9 @@ import { callbackUrlProblem, HOOKS, isHook, WebhookSubscription } from "pulumi-s
 export function hooksFromConfig(config: pulumi.Config, key: string): Array<{ hook: string; url: string }> {
   const raw = config.requireObject<unknown>("hooks");
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw new Error(`${key} must map hooks to URLs, for example {"order_status_change": "https://hooks.example.com/orders"}`);
+    throw new Error(
+      `${key} must map hooks to URLs, for example {"order_status_change": "https://hooks.example.com/orders"}`,
+    );
   }
   const problems: string[] = [];
   const hooks: Array<{ hook: string; url: string }> = [];
@@ -31,7 +33,11 @@ export default async function program() {
   const shop = config.get("shop");
   const subscriptions: Record<string, pulumi.Output<number>> = {};
   for (const { hook, url } of hooksFromConfig(config, `${pulumi.getProject()}:hooks`)) {
-    const resource = new WebhookSubscription(hook, { hook: hook as (typeof HOOKS)[number], url, ...(shop ? { shop } : {}) });
+    const resource = new WebhookSubscription(hook, {
+      hook: hook as (typeof HOOKS)[number],
+      url,
+      ...(shop ? { shop } : {}),
+    });
     subscriptions[hook] = resource.subscriptionId;
   }
   return { subscriptions };

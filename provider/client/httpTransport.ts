@@ -111,11 +111,15 @@ function apiError(body: unknown): { message: string | undefined; details: Shippi
 
 function hasErrorsKey(body: unknown): boolean {
   return typeof body === "object" && body !== null && Array.isArray((body as { errors?: unknown }).errors)
-    ? ((body as { errors: unknown[] }).errors.length > 0)
+    ? (body as { errors: unknown[] }).errors.length > 0
     : false;
 }
 
-function connectionFailure(req: RedactedRequest, error: unknown, deadlineMs: number): ShippingConnectionError {
+function connectionFailure(
+  req: RedactedRequest,
+  error: unknown,
+  deadlineMs: number,
+): ShippingConnectionError {
   const err = error as { name?: string; code?: string; message?: string; cause?: { code?: string } };
   if (err.name === "TimeoutError" || err.name === "AbortError") {
     return new ShippingConnectionError(

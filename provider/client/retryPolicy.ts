@@ -63,7 +63,10 @@ export interface FailedAttempt {
 }
 
 /** Decides whether to retry; `false` means give the failure to the caller. */
-export function shouldRetry(failure: FailedAttempt, settings: RetrySettings = DEFAULT_RETRY_SETTINGS): boolean {
+export function shouldRetry(
+  failure: FailedAttempt,
+  settings: RetrySettings = DEFAULT_RETRY_SETTINGS,
+): boolean {
   // The budget is spent.
   if (failure.attempt > settings.maxRetries) return false;
   // The server asked for a longer wait than we are willing to block a deployment for.

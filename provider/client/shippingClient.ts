@@ -46,10 +46,16 @@ export function validateBaseUrl(baseUrl: string, setting = "shipping:baseUrl"): 
   try {
     parsed = new URL(baseUrl);
   } catch {
-    throw new ShippingConfigError(setting, `"${baseUrl}" is not an absolute URL; use for example https://api.example.com`);
+    throw new ShippingConfigError(
+      setting,
+      `"${baseUrl}" is not an absolute URL; use for example https://api.example.com`,
+    );
   }
   if (parsed.username !== "" || parsed.password !== "") {
-    throw new ShippingConfigError(setting, "must not contain credentials; set the API key with shipping:apiKey");
+    throw new ShippingConfigError(
+      setting,
+      "must not contain credentials; set the API key with shipping:apiKey",
+    );
   }
   if (parsed.protocol === "http:" && !isLoopbackHost(parsed.hostname)) {
     throw new ShippingConfigError(
@@ -82,7 +88,10 @@ export class ShippingClient {
     this.baseUrl = validateBaseUrl(options.baseUrl);
     this.#origin = new URL(this.baseUrl).origin;
     if (options.apiKey.trim() === "") {
-      throw new ShippingConfigError("shipping:apiKey", "is empty; set it with `pulumi config set --secret shipping:apiKey <key>`");
+      throw new ShippingConfigError(
+        "shipping:apiKey",
+        "is empty; set it with `pulumi config set --secret shipping:apiKey <key>`",
+      );
     }
     this.#apiKey = options.apiKey;
     this.#authScheme = options.authScheme ?? "auto";
@@ -112,7 +121,11 @@ export class ShippingClient {
     }
     const parsed = listResponseSchema.safeParse(response.body);
     if (!parsed.success) {
-      throw new ShippingResponseError(response.request, response, `expected {"data":{"webhook_subscriptions":[{id,hook,url}]}}: ${parsed.error.message}`);
+      throw new ShippingResponseError(
+        response.request,
+        response,
+        `expected {"data":{"webhook_subscriptions":[{id,hook,url}]}}: ${parsed.error.message}`,
+      );
     }
     return parsed.data.data.webhook_subscriptions.map(({ id, hook, url }) => ({ id, hook, url }));
   }
@@ -122,7 +135,9 @@ export class ShippingClient {
    * order. Safe to retry: the service keeps one subscription per hook.
    */
   async create(subscriptions: readonly NewSubscription[]): Promise<number[]> {
-    const body = JSON.stringify({ data: { webhook_subscriptions: subscriptions.map(({ hook, url }) => ({ hook, url })) } });
+    const body = JSON.stringify({
+      data: { webhook_subscriptions: subscriptions.map(({ hook, url }) => ({ hook, url })) },
+    });
     const response = await this.#send("POST", "/webhook_subscriptions", body);
     const parsed = createResponseSchema.safeParse(response.body);
     if (!parsed.success || parsed.data.data.ids.length !== subscriptions.length) {

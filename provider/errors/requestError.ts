@@ -46,7 +46,9 @@ export class ShippingRequestError extends ShippingError {
   ) {
     const codes = details.map((d) => d.code).filter((c): c is number => c !== undefined);
     const hint = hintFor(response.status, details);
-    const parts = [`Request failed with status code ${response.status} ${statusText}: ${request.method} ${request.url}`];
+    const parts = [
+      `Request failed with status code ${response.status} ${statusText}: ${request.method} ${request.url}`,
+    ];
     if (apiMessage !== undefined) parts.push(`API says: ${apiMessage}`);
     if (codes.length > 0) parts.push(`codes: ${codes.join(", ")}`);
     if (hint !== undefined) parts.push(`hint: ${hint}`);

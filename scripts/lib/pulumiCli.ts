@@ -16,7 +16,8 @@ export const PULUMI_ROOT_ENV = "SHIPPING_PULUMI_ROOT";
 export function pulumiCliRoot(env: NodeJS.ProcessEnv = process.env): string {
   const override = env[PULUMI_ROOT_ENV];
   if (override !== undefined && override !== "") return override;
-  const home = env.PULUMI_HOME !== undefined && env.PULUMI_HOME !== "" ? env.PULUMI_HOME : join(homedir(), ".pulumi");
+  const home =
+    env.PULUMI_HOME !== undefined && env.PULUMI_HOME !== "" ? env.PULUMI_HOME : join(homedir(), ".pulumi");
   return join(home, "versions", PULUMI_CLI_VERSION);
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator, type Subscription } from "../../simulator";
+import { type RunningSimulator, type Subscription, startSimulator } from "../../simulator";
 import { ACME_KEY, TEST_SHOPS } from "../support/shops";
 import {
   type Declaration,
@@ -30,10 +30,14 @@ afterAll(() => sim.close());
 async function project(name: string) {
   const box = sandbox(name);
   let declared: Declaration[] = [];
-  const stack = await stackIn(box, declarationsProgram(() => declared), {
-    "shipping:apiKey": { value: ACME_KEY, secret: true },
-    "shipping:baseUrl": { value: sim.baseUrl },
-  });
+  const stack = await stackIn(
+    box,
+    declarationsProgram(() => declared),
+    {
+      "shipping:apiKey": { value: ACME_KEY, secret: true },
+      "shipping:baseUrl": { value: sim.baseUrl },
+    },
+  );
   const log = new OutputLog();
   return {
     box,
@@ -75,7 +79,9 @@ describe("the engine end to end", () => {
         (e: unknown) => String(e),
       );
       expect(error).toMatch(/url/);
-      expect(error).toMatch(url.startsWith("http:") ? /must use HTTPS/ : /must be lowercase.*https:\/\/hooks\.example\.com\/s/);
+      expect(error).toMatch(
+        url.startsWith("http:") ? /must use HTTPS/ : /must be lowercase.*https:\/\/hooks\.example\.com\/s/,
+      );
     }
     expect(sim.requests()).toEqual([]);
   });
@@ -159,7 +165,7 @@ describe("the engine end to end", () => {
     p.declare(THREE);
     await p.up();
     const ids = await p.stateIds();
-    const { ShippingClient } = await import("../../provider/client/shippingClient");
+    const { ShippingClient } = await import("../../provider/client/shippingClient.js");
     const backOffice = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
     await backOffice.delete([ids[LABELS] ?? 0]);
     sim.setSwitches({ overwrite: "keep-id" }); // a back-office edit of the URL keeps the subscription's id
@@ -184,7 +190,7 @@ describe("the engine end to end", () => {
 
   it("adopts a subscription that existed before the stack and says so", async () => {
     sim.reset();
-    const { ShippingClient } = await import("../../provider/client/shippingClient");
+    const { ShippingClient } = await import("../../provider/client/shippingClient.js");
     const before = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
     const [oldId] = await before.create([{ hook: ORDERS, url: "https://legacy.example.com/o" }]);
     await before.close();
@@ -201,7 +207,7 @@ describe("the engine end to end", () => {
     const p = await project("destroy");
     p.declare(THREE);
     await p.up();
-    const { ShippingClient } = await import("../../provider/client/shippingClient");
+    const { ShippingClient } = await import("../../provider/client/shippingClient.js");
     const backOffice = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
     await backOffice.delete([(await p.stateIds())[SHIPMENTS] ?? 0]);
     await backOffice.close();

@@ -25,7 +25,11 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const ORDERS: Declaration = { name: "orders", hook: "order_status_change", url: "https://hooks.example.com/o" };
+const ORDERS: Declaration = {
+  name: "orders",
+  hook: "order_status_change",
+  url: "https://hooks.example.com/o",
+};
 const config = () => ({
   "shipping:apiKey": { value: ACME_KEY, secret: true },
   "shipping:baseUrl": { value: sim.baseUrl },
@@ -46,8 +50,15 @@ describe("provider builds and project copies", () => {
     writeFileSync(shim2, source.replace("Cannot load", "Cannot load (build 2)"));
     const provider2 = createRequire(shim2)(shim2).webhookSubscriptionProvider;
     program = async () => {
-      const props = { hook: ORDERS.hook, url: ORDERS.url, shop: undefined, subscriptionId: undefined, previous: undefined };
-      new pulumi.dynamic.Resource(provider2, ORDERS.name, props, undefined, "shipping", "WebhookSubscription");
+      const props = {
+        hook: ORDERS.hook,
+        url: ORDERS.url,
+        shop: undefined,
+        subscriptionId: undefined,
+        previous: undefined,
+      };
+      class Build2 extends pulumi.dynamic.Resource {}
+      new Build2(provider2, ORDERS.name, props, undefined, "shipping", "WebhookSubscription");
     };
     sim.clearRequests();
     const preview = await engine(stack.preview(), "preview with build 2");
@@ -69,13 +80,21 @@ describe("provider builds and project copies", () => {
   it("is portable: up from one directory, destroy from a copy at another path after the first is gone", async () => {
     sim.reset();
     const box = sandbox("portable");
-    const first = await stackIn(box, declarationsProgram(() => [ORDERS]), config());
+    const first = await stackIn(
+      box,
+      declarationsProgram(() => [ORDERS]),
+      config(),
+    );
     await engine(first.up(), "up");
     expect(sim.subscriptions("acme")).toHaveLength(1);
     const elsewhere = sandbox("portable-copy");
     cpSync(box.workDir, elsewhere.workDir, { recursive: true });
     rmSync(box.workDir, { recursive: true });
-    const copy = await stackIn({ ...elsewhere, backendDir: box.backendDir }, declarationsProgram(() => [ORDERS]), {});
+    const copy = await stackIn(
+      { ...elsewhere, backendDir: box.backendDir },
+      declarationsProgram(() => [ORDERS]),
+      {},
+    );
     await engine(copy.destroy(), "destroy from the copy");
     expect(sim.subscriptions("acme")).toEqual([]);
   });
@@ -105,9 +124,20 @@ describe("the root program and every example, through the engine", () => {
     ["examples/from-config", "examples/from-config/index.js", "from-config"],
   ])("%s declares one shop's three hooks from Pulumi.yaml config", async (folder, main, name) => {
     sim.reset();
-    const stack = await runProject(folder, main, name, {}, { SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl });
+    const stack = await runProject(
+      folder,
+      main,
+      name,
+      {},
+      { SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl },
+    );
     await engine(stack.up(), `${name}: up`);
-    expect(sim.subscriptions("acme").map((s) => s.url).sort()).toEqual([
+    expect(
+      sim
+        .subscriptions("acme")
+        .map((s) => s.url)
+        .sort(),
+    ).toEqual([
       "https://hooks.example.com/demo/labels",
       "https://hooks.example.com/demo/orders",
       "https://hooks.example.com/demo/shipments",
@@ -118,11 +148,20 @@ describe("the root program and every example, through the engine", () => {
 
   it("examples/from-config fails preview on bad entries, naming their stack-config paths", async () => {
     sim.reset();
-    const stack = await runProject("examples/from-config", "examples/from-config/index.js", "from-config", {
-      "from-config:hooks": {
-        value: JSON.stringify({ order_status_change: "HTTPS://Hooks.example.com/o", parcel_lost: "https://x.example" }),
+    const stack = await runProject(
+      "examples/from-config",
+      "examples/from-config/index.js",
+      "from-config",
+      {
+        "from-config:hooks": {
+          value: JSON.stringify({
+            order_status_change: "HTTPS://Hooks.example.com/o",
+            parcel_lost: "https://x.example",
+          }),
+        },
       },
-    }, { SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl });
+      { SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl },
+    );
     const log = new OutputLog();
     const error = await engine(stack.preview({ onOutput: log.onOutput }), "preview").then(
       () => "",
@@ -136,10 +175,17 @@ describe("the root program and every example, through the engine", () => {
 
   it("examples/single-shop declares three hooks in TypeScript", async () => {
     sim.reset();
-    const stack = await runProject("examples/single-shop", "examples/single-shop/index.js", "single-shop", config());
+    const stack = await runProject(
+      "examples/single-shop",
+      "examples/single-shop/index.js",
+      "single-shop",
+      config(),
+    );
     const up = await engine(stack.up(), "single-shop: up");
     expect(sim.subscriptions("acme")).toHaveLength(3);
-    expect(up.outputs.orderStatusId?.value).toBe(sim.subscriptions("acme").find((s) => s.hook === "order_status_change")?.id);
+    expect(up.outputs.orderStatusId?.value).toBe(
+      sim.subscriptions("acme").find((s) => s.hook === "order_status_change")?.id,
+    );
     await engine(stack.destroy(), "single-shop: destroy");
     expect(sim.subscriptions("acme")).toEqual([]);
   });
@@ -153,9 +199,12 @@ describe("the root program and every example, through the engine", () => {
     });
     await engine(stack.up(), "multi-shop: up");
     for (const shop of ["acme", "globex"]) {
-      expect(sim.subscriptions(shop).map((s) => s.url).sort()).toEqual(
-        HOOKS.map((hook) => `https://hooks.example.com/${shop}/${hook.replaceAll("_", "-")}`).sort(),
-      );
+      expect(
+        sim
+          .subscriptions(shop)
+          .map((s) => s.url)
+          .sort(),
+      ).toEqual(HOOKS.map((hook) => `https://hooks.example.com/${shop}/${hook.replaceAll("_", "-")}`).sort());
     }
     await engine(stack.destroy(), "multi-shop: destroy");
     expect([...sim.subscriptions("acme"), ...sim.subscriptions("globex")]).toEqual([]);

@@ -14,6 +14,7 @@ import {
   type Sandbox,
   sandbox,
   stackIn,
+  stateResources,
   subscriptionResources,
 } from "./support/engine";
 
@@ -35,9 +36,20 @@ function plainExport(box: Sandbox): string {
 }
 
 /** Runs preview, up, refresh, a URL change and destroy, collecting everything printed. */
-async function fullLifecycle(box: Sandbox, config: Record<string, { value: string; secret?: boolean }>, env = {}) {
-  let declared: Declaration[] = [{ name: "orders", hook: "order_status_change", url: "https://hooks.example.com/o" }];
-  const stack = await stackIn(box, declarationsProgram(() => declared), config, env);
+async function fullLifecycle(
+  box: Sandbox,
+  config: Record<string, { value: string; secret?: boolean }>,
+  env = {},
+) {
+  let declared: Declaration[] = [
+    { name: "orders", hook: "order_status_change", url: "https://hooks.example.com/o" },
+  ];
+  const stack = await stackIn(
+    box,
+    declarationsProgram(() => declared),
+    config,
+    env,
+  );
   const log = new OutputLog();
   await engine(stack.preview({ onOutput: log.onOutput, diff: true }), "preview");
   await engine(stack.up({ onOutput: log.onOutput }), "up");
@@ -59,15 +71,16 @@ describe("the API key in state and output", () => {
       "shipping:baseUrl": { value: sim.baseUrl },
     });
     const atRest = filesUnder(box.backendDir).concat(filesUnder(box.workDir));
-    expect(atRest.filter((f) => f.path.includes("history") || f.path.includes(".bak")).length).toBeGreaterThan(0);
+    expect(
+      atRest.filter((f) => f.path.includes("history") || f.path.includes(".bak")).length,
+    ).toBeGreaterThan(0);
     for (const file of atRest) expect(leaksOf(ACME_KEY, file.text), file.path).toEqual([]);
     expect(leaksOf(ACME_KEY, run.plain)).toEqual([]);
     expect(leaksOf(ACME_KEY, run.printed)).toEqual([]);
 
     // Under --show-secrets the engine's own copy of the stack config (the provider resource's inputs) may show
     // it, marked secret; nothing else may.
-    const deployment = JSON.parse(run.withSecrets) as { deployment: { resources: Array<Record<string, any>> } };
-    for (const resource of deployment.deployment.resources) {
+    for (const resource of stateResources(JSON.parse(run.withSecrets))) {
       const text = JSON.stringify(resource);
       if (String(resource.type).startsWith("pulumi:providers:")) continue;
       expect(leaksOf(ACME_KEY, text), String(resource.urn)).toEqual([]);
@@ -83,7 +96,12 @@ describe("the API key in state and output", () => {
       { "shipping:baseUrl": { value: sim.baseUrl } },
       { SHIPPING_API_KEY: ACME_KEY },
     );
-    for (const text of [run.withSecrets, run.plain, run.printed, ...filesUnder(box.root).map((f) => f.text)]) {
+    for (const text of [
+      run.withSecrets,
+      run.plain,
+      run.printed,
+      ...filesUnder(box.root).map((f) => f.text),
+    ]) {
       expect(leaksOf(ACME_KEY, text)).toEqual([]);
     }
   });
@@ -95,11 +113,17 @@ describe("a secret callback URL", () => {
     const box = sandbox("secret-url");
     const token = "https://hooks.example.com/o?token=s3cr3t-one";
     const token2 = "https://hooks.example.com/o?token=s3cr3t-two";
-    let declared: Declaration[] = [{ name: "orders", hook: "order_status_change", url: token, secretUrl: true }];
-    const stack = await stackIn(box, declarationsProgram(() => declared), {
-      "shipping:apiKey": { value: ACME_KEY, secret: true },
-      "shipping:baseUrl": { value: sim.baseUrl },
-    });
+    let declared: Declaration[] = [
+      { name: "orders", hook: "order_status_change", url: token, secretUrl: true },
+    ];
+    const stack = await stackIn(
+      box,
+      declarationsProgram(() => declared),
+      {
+        "shipping:apiKey": { value: ACME_KEY, secret: true },
+        "shipping:baseUrl": { value: sim.baseUrl },
+      },
+    );
     const log = new OutputLog();
     await engine(stack.up({ onOutput: log.onOutput }), "up");
     declared = [{ name: "orders", hook: "order_status_change", url: token2, secretUrl: true }];

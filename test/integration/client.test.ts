@@ -45,22 +45,27 @@ describe("auth scheme", () => {
     ["bearer", 0, "bearer"],
     ["both", 0, "bearer"],
     ["basic", 1, "basic"],
-  ] as const)("auto works when the service takes %s, with %i fallback, and remembers it", async (accepted, fallbacks, word) => {
-    sim.setSwitches({ authScheme: accepted });
-    const api = client();
-    await api.list();
-    await api.list();
-    await client().list(); // a second client in the same process
-    const log = sim.requests();
-    expect(log.filter((r) => r.status === 401)).toHaveLength(fallbacks);
-    expect(log.filter((r) => r.status === 200).map((r) => r.authScheme)).toEqual([word, word, word]);
-  });
+  ] as const)(
+    "auto works when the service takes %s, with %i fallback, and remembers it",
+    async (accepted, fallbacks, word) => {
+      sim.setSwitches({ authScheme: accepted });
+      const api = client();
+      await api.list();
+      await api.list();
+      await client().list(); // a second client in the same process
+      const log = sim.requests();
+      expect(log.filter((r) => r.status === 401)).toHaveLength(fallbacks);
+      expect(log.filter((r) => r.status === 200).map((r) => r.authScheme)).toEqual([word, word, word]);
+    },
+  );
 
   it("a fixed scheme sends only that word, and a wrong one fails with a hint", async () => {
     sim.setSwitches({ authScheme: "bearer" });
     const error = await failure(client({ authScheme: "basic" }).list());
     expect(error).toBeInstanceOf(ShippingRequestError);
-    expect(error.message).toMatch(/status code 401 Unauthorized: GET http:\/\/127\.0\.0\.1:\d+\/webhook_subscriptions\//);
+    expect(error.message).toMatch(
+      /status code 401 Unauthorized: GET http:\/\/127\.0\.0\.1:\d+\/webhook_subscriptions\//,
+    );
     expect(error.message).toMatch(/codes: 3103/);
     expect(error.message).toMatch(/hint: check the API key .* auth scheme/);
     expect(sim.requests().map((r) => r.authScheme)).toEqual(["basic"]);
@@ -74,19 +79,32 @@ describe("errors", () => {
     expect(error.status).toBe(401);
     expect(error.apiMessage).toBeTruthy();
     expect(error.request.headers.authorization).toMatch(/^(bearer|basic) \[REDACTED\]$/);
-    const everything = JSON.stringify({ message: error.message, stack: error.stack, request: error.request, response: error.response });
+    const everything = JSON.stringify({
+      message: error.message,
+      stack: error.stack,
+      request: error.request,
+      response: error.response,
+    });
     expect(leaksOf(wrongKey, everything)).toEqual([]);
   });
 
   it("a read-only key: 403 with a permission hint", async () => {
-    const error = (await failure(client({ apiKey: ACME_READ_ONLY_KEY }).create([{ hook: "order_status_change", url: "https://a.example" }]))) as ShippingRequestError;
+    const error = (await failure(
+      client({ apiKey: ACME_READ_ONLY_KEY }).create([
+        { hook: "order_status_change", url: "https://a.example" },
+      ]),
+    )) as ShippingRequestError;
     expect(error.status).toBe(403);
-    expect(error.message).toMatch(/403 Forbidden: POST .*\/webhook_subscriptions — API says: .* hint: .*read-only key/);
+    expect(error.message).toMatch(
+      /403 Forbidden: POST .*\/webhook_subscriptions — API says: .* hint: .*read-only key/,
+    );
     expect(sim.subscriptions("acme")).toEqual([]);
   });
 
   it("invalid data: 422 naming the field and the API's code", async () => {
-    const error = (await failure(client().create([{ hook: "order_status_change", url: "https://A.example" }]))) as ShippingRequestError;
+    const error = (await failure(
+      client().create([{ hook: "order_status_change", url: "https://A.example" }]),
+    )) as ShippingRequestError;
     expect(error.status).toBe(422);
     expect(error.message).toMatch(/data\.webhook_subscriptions\[0\]\.url/);
     expect(error.message).toMatch(/codes: 10002/);
@@ -100,7 +118,9 @@ describe("errors", () => {
   });
 
   it("refuses plain HTTP to anything but loopback", () => {
-    expect(() => new ShippingClient({ baseUrl: "http://api.example.com", apiKey: ACME_KEY })).toThrow(/must use HTTPS/);
+    expect(() => new ShippingClient({ baseUrl: "http://api.example.com", apiKey: ACME_KEY })).toThrow(
+      /must use HTTPS/,
+    );
     expect(() => new ShippingClient({ baseUrl: "http://localhost:1", apiKey: ACME_KEY })).not.toThrow();
   });
 });
@@ -112,7 +132,9 @@ describe("retries under simulator faults", () => {
     sim.addFault({ kind: "status", status, count: 2, method: "POST" });
     const [id] = await post();
     expect(sim.requests().map((r) => r.status)).toEqual([status, status, 200]);
-    expect(sim.subscriptions("acme")).toEqual([{ id, hook: "order_status_change", url: "https://a.example/o" }]);
+    expect(sim.subscriptions("acme")).toEqual([
+      { id, hook: "order_status_change", url: "https://a.example/o" },
+    ]);
   });
 
   it("does not retry a 500 (a fault of the service) and reports it", async () => {
@@ -146,7 +168,9 @@ describe("retries under simulator faults", () => {
   it("retries a POST whose write landed before the connection dropped: still exactly one subscription", async () => {
     sim.addFault({ kind: "drop-after-write", count: 1, method: "POST" });
     const [id] = await post();
-    expect(sim.subscriptions("acme")).toEqual([{ id, hook: "order_status_change", url: "https://a.example/o" }]);
+    expect(sim.subscriptions("acme")).toEqual([
+      { id, hook: "order_status_change", url: "https://a.example/o" },
+    ]);
   });
 
   it("retries a stalled request after the headers timeout", async () => {
@@ -159,11 +183,16 @@ describe("retries under simulator faults", () => {
     sim.addFault({ kind: "stall", method: "GET" });
     const started = Date.now();
     const error = (await failure(
-      client({ timeouts: { headersMs: 200, deadlineMs: 1_500 }, retry: { maxRetries: 50, baseDelayMs: 10, maxDelayMs: 20 } }).list(),
+      client({
+        timeouts: { headersMs: 200, deadlineMs: 1_500 },
+        retry: { maxRetries: 50, baseDelayMs: 10, maxDelayMs: 20 },
+      }).list(),
     )) as ShippingConnectionError;
     expect(error).toBeInstanceOf(ShippingConnectionError);
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect(error.message).toMatch(/Request failed: GET http:\/\/127\.0\.0\.1:\d+\/webhook_subscriptions\/ — /);
+    expect(error.message).toMatch(
+      /Request failed: GET http:\/\/127\.0\.0\.1:\d+\/webhook_subscriptions\/ — /,
+    );
     expect(error.cause).toBeDefined();
   });
 

@@ -15,132 +15,179 @@ const SHIPMENTS = "shipment_status_change";
 const LABELS = "shipment_label_created";
 const ORDERS = "order_status_change";
 
-describe.each(MATRIX)("provider lifecycle with auth=$authScheme, GET $getStatus, overwrite=$overwrite", (switches) => {
-  let sim: RunningSimulator;
-  let config: Record<string, string>;
+describe.each(MATRIX)(
+  "provider lifecycle with auth=$authScheme, GET $getStatus, overwrite=$overwrite",
+  (switches) => {
+    let sim: RunningSimulator;
+    let config: Record<string, string>;
 
-  beforeAll(async () => {
-    sim = await startSimulator({ shops: TEST_SHOPS, switches });
-    config = { "shipping:apiKey": ACME_KEY, "shipping:baseUrl": sim.baseUrl };
-  });
-  afterAll(() => sim.close());
-  beforeEach(() => sim.reset());
-
-  const hooksOf = (hook: string) => sim.subscriptions("acme").filter((s) => s.hook === hook);
-  /** API calls, less the one 401 per process with which `auto` learns that the service wants `basic`. */
-  const calls = () => sim.requests().filter((r) => r.status !== 401);
-
-  it("creates, reads and deletes, with one API call per create and the spec's headers", async () => {
-    const provider = await freshProvider(config);
-    const created = await Promise.all(
-      [SHIPMENTS, LABELS, ORDERS].map((hook) => provider.create({ hook, url: `https://h.example/${hook}` })),
-    );
-    const live = sim.subscriptions("acme");
-    expect(live.map((s) => [s.id, s.hook, s.url]).sort()).toEqual(
-      created.map((c) => [Number(c.id), c.outs.hook, c.outs.url]).sort(),
-    );
-    for (const c of created) expect(c.outs.subscriptionId).toBe(Number(c.id));
-    const posts = calls().filter((r) => r.method === "POST");
-    expect(posts).toHaveLength(3);
-    expect(calls().filter((r) => r.method === "GET")).toHaveLength(1); // one shared listing per shop
-    for (const post of posts) {
-      expect(post.headers["user-agent"]).toBe("CustomApiCall/2");
-      expect(post.headers.accept).toBe("application/json");
-      expect(post.headers["content-type"]).toBe("application/json; charset=utf-8");
-    }
-
-    sim.clearRequests();
-    const fresh = await freshProvider(config);
-    const reads = await Promise.all(created.map((c) => fresh.read(c.id, c.outs as unknown as Record<string, unknown>)));
-    expect(reads.map((r) => r.props?.url)).toEqual(created.map((c) => c.outs.url));
-    expect(calls().filter((r) => r.method === "GET")).toHaveLength(1); // batched: /1;2;3
-
-    sim.clearRequests();
-    await Promise.all(created.map((c) => fresh.deleteSubscription(c.id, c.outs as unknown as Record<string, unknown>)));
-    expect(sim.subscriptions("acme")).toEqual([]);
-    expect(calls().map((r) => r.method).sort()).toEqual(["DELETE", "GET"]); // one batched GET, one batched DELETE
-  });
-
-  it("changes a URL with no gap: create-before-delete leaves one subscription, the new one, whose id is in state", async () => {
-    const first = await (await freshProvider(config)).create({ hook: ORDERS, url: "https://old.example/o" });
-    const deployment = await freshProvider(config);
-    const replacement = await deployment.create({ hook: ORDERS, url: "https://new.example/o" });
-    expect(hooksOf(ORDERS)).toEqual([{ id: Number(replacement.id), hook: ORDERS, url: "https://new.example/o" }]);
-    await deployment.deleteSubscription(first.id, first.outs as unknown as Record<string, unknown>);
-    expect(hooksOf(ORDERS)).toEqual([{ id: Number(replacement.id), hook: ORDERS, url: "https://new.example/o" }]);
-    expect(calls().filter((r) => r.method === "DELETE")).toEqual([]);
-    if (switches.overwrite === "keep-id") expect(replacement.id).toBe(first.id);
-    else expect(replacement.id).not.toBe(first.id);
-    expect(replacement.outs.previous).toEqual({ id: Number(first.id), url: "https://old.example/o" });
-  });
-
-  it("finishes an interrupted URL change in a later deployment without deleting the new subscription", async () => {
-    const first = await (await freshProvider(config)).create({ hook: ORDERS, url: "https://old.example/o" });
-    const replacement = await (await freshProvider(config)).create({ hook: ORDERS, url: "https://new.example/o" });
-    // The engine retries the pending delete of the old resource in a new provider process.
-    await (await freshProvider(config)).deleteSubscription(first.id, first.outs as unknown as Record<string, unknown>);
-    expect(hooksOf(ORDERS)).toEqual([{ id: Number(replacement.id), hook: ORDERS, url: "https://new.example/o" }]);
-  });
-
-  it("replaces on a hook change: the old hook is unsubscribed, the new one subscribed", async () => {
-    const old = await (await freshProvider(config)).create({ hook: LABELS, url: "https://h.example/x" });
-    const deployment = await freshProvider(config);
-    const replacement = await deployment.create({ hook: SHIPMENTS, url: "https://h.example/x" });
-    await deployment.deleteSubscription(old.id, old.outs as unknown as Record<string, unknown>);
-    expect(sim.subscriptions("acme")).toEqual([{ id: Number(replacement.id), hook: SHIPMENTS, url: "https://h.example/x" }]);
-  });
-
-  it("adopts an existing subscription: no write when the URL matches, an overwrite when not, and says so", async () => {
-    const provider = await freshProvider(config);
-    const existing = await provider.create({ hook: LABELS, url: "https://pre.example/l" });
-    sim.clearRequests();
-    const same = await (await freshProvider(config)).create({ hook: LABELS, url: "https://pre.example/l" });
-    expect(same.id).toBe(existing.id);
-    expect(same.outs.previous).toEqual({ id: Number(existing.id), url: "https://pre.example/l" });
-    expect(calls().map((r) => r.method)).toEqual(["GET"]);
-
-    const other = await (await freshProvider(config)).create({ hook: LABELS, url: "https://mine.example/l" });
-    expect(other.outs.previous).toEqual({ id: Number(existing.id), url: "https://pre.example/l" });
-    expect(hooksOf(LABELS)).toEqual([{ id: Number(other.id), hook: LABELS, url: "https://mine.example/l" }]);
-  });
-
-  it("reads drift and disappearance: a back-office URL change comes back, a deleted one returns no id", async () => {
-    const created = await (await freshProvider(config)).create({ hook: SHIPMENTS, url: "https://a.example/s" });
-    const client = new (await import("../../provider/client/shippingClient")).ShippingClient({
-      baseUrl: sim.baseUrl,
-      apiKey: ACME_KEY,
+    beforeAll(async () => {
+      sim = await startSimulator({ shops: TEST_SHOPS, switches });
+      config = { "shipping:apiKey": ACME_KEY, "shipping:baseUrl": sim.baseUrl };
     });
-    await client.create([{ hook: SHIPMENTS, url: "https://backoffice.example/s" }]); // out of band
-    const live = hooksOf(SHIPMENTS)[0];
-    const state = { ...created.outs, subscriptionId: live?.id } as unknown as Record<string, unknown>;
-    const drifted = await (await freshProvider(config)).read(String(live?.id), state);
-    expect(drifted.props?.url).toBe("https://backoffice.example/s");
-    await client.delete([live?.id ?? 0]);
-    expect(await (await freshProvider(config)).read(String(live?.id), state)).toEqual({});
-    await client.close();
-  });
+    afterAll(() => sim.close());
+    beforeEach(() => sim.reset());
 
-  it("deletes idempotently and never a subscription that now points elsewhere", async () => {
-    const created = await (await freshProvider(config)).create({ hook: ORDERS, url: "https://a.example/o" });
-    const props = created.outs as unknown as Record<string, unknown>;
-    await (await freshProvider(config)).deleteSubscription(created.id, props);
-    await (await freshProvider(config)).deleteSubscription(created.id, props); // already gone: success
-    expect(hooksOf(ORDERS)).toEqual([]);
+    const hooksOf = (hook: string) => sim.subscriptions("acme").filter((s) => s.hook === hook);
+    /** API calls, less the one 401 per process with which `auto` learns that the service wants `basic`. */
+    const calls = () => sim.requests().filter((r) => r.status !== 401);
 
-    const mine = await (await freshProvider(config)).create({ hook: ORDERS, url: "https://a.example/o" });
-    // Another declaration (say, another stack) re-points the hook afterwards.
-    const theirs = await (await freshProvider(config)).create({ hook: ORDERS, url: "https://b.example/o" });
-    await (await freshProvider(config)).deleteSubscription(mine.id, mine.outs as unknown as Record<string, unknown>);
-    expect(hooksOf(ORDERS)).toEqual([{ id: Number(theirs.id), hook: ORDERS, url: "https://b.example/o" }]);
-  });
+    it("creates, reads and deletes, with one API call per create and the spec's headers", async () => {
+      const provider = await freshProvider(config);
+      const created = await Promise.all(
+        [SHIPMENTS, LABELS, ORDERS].map((hook) =>
+          provider.create({ hook, url: `https://h.example/${hook}` }),
+        ),
+      );
+      const live = sim.subscriptions("acme");
+      expect(live.map((s) => [s.id, s.hook, s.url]).sort()).toEqual(
+        created.map((c) => [Number(c.id), c.outs.hook, c.outs.url]).sort(),
+      );
+      for (const c of created) expect(c.outs.subscriptionId).toBe(Number(c.id));
+      const posts = calls().filter((r) => r.method === "POST");
+      expect(posts).toHaveLength(3);
+      expect(calls().filter((r) => r.method === "GET")).toHaveLength(1); // one shared listing per shop
+      for (const post of posts) {
+        expect(post.headers["user-agent"]).toBe("CustomApiCall/2");
+        expect(post.headers.accept).toBe("application/json");
+        expect(post.headers["content-type"]).toBe("application/json; charset=utf-8");
+      }
 
-  it("keeps shops apart: shop inputs pick keys from shipping:shops", async () => {
-    const shops = JSON.stringify({ acme: { apiKey: ACME_KEY }, globex: { apiKey: GLOBEX_KEY } });
-    const provider = await freshProvider({ "shipping:shops": shops, "shipping:baseUrl": sim.baseUrl });
-    await provider.create({ hook: ORDERS, url: "https://acme.example/o", shop: "acme" });
-    const globex = await provider.create({ hook: ORDERS, url: "https://globex.example/o", shop: "globex" });
-    expect(globex.outs.shop).toBe("globex");
-    expect(sim.subscriptions("acme").map((s) => s.url)).toEqual(["https://acme.example/o"]);
-    expect(sim.subscriptions("globex").map((s) => s.url)).toEqual(["https://globex.example/o"]);
-  });
-});
+      sim.clearRequests();
+      const fresh = await freshProvider(config);
+      const reads = await Promise.all(
+        created.map((c) => fresh.read(c.id, c.outs as unknown as Record<string, unknown>)),
+      );
+      expect(reads.map((r) => r.props?.url)).toEqual(created.map((c) => c.outs.url));
+      expect(calls().filter((r) => r.method === "GET")).toHaveLength(1); // batched: /1;2;3
+
+      sim.clearRequests();
+      await Promise.all(
+        created.map((c) => fresh.deleteSubscription(c.id, c.outs as unknown as Record<string, unknown>)),
+      );
+      expect(sim.subscriptions("acme")).toEqual([]);
+      expect(
+        calls()
+          .map((r) => r.method)
+          .sort(),
+      ).toEqual(["DELETE", "GET"]); // one batched GET, one batched DELETE
+    });
+
+    it("changes a URL with no gap: create-before-delete leaves one subscription, the new one, whose id is in state", async () => {
+      const first = await (await freshProvider(config)).create({
+        hook: ORDERS,
+        url: "https://old.example/o",
+      });
+      const deployment = await freshProvider(config);
+      const replacement = await deployment.create({ hook: ORDERS, url: "https://new.example/o" });
+      expect(hooksOf(ORDERS)).toEqual([
+        { id: Number(replacement.id), hook: ORDERS, url: "https://new.example/o" },
+      ]);
+      await deployment.deleteSubscription(first.id, first.outs as unknown as Record<string, unknown>);
+      expect(hooksOf(ORDERS)).toEqual([
+        { id: Number(replacement.id), hook: ORDERS, url: "https://new.example/o" },
+      ]);
+      expect(calls().filter((r) => r.method === "DELETE")).toEqual([]);
+      if (switches.overwrite === "keep-id") expect(replacement.id).toBe(first.id);
+      else expect(replacement.id).not.toBe(first.id);
+      expect(replacement.outs.previous).toEqual({ id: Number(first.id), url: "https://old.example/o" });
+    });
+
+    it("finishes an interrupted URL change in a later deployment without deleting the new subscription", async () => {
+      const first = await (await freshProvider(config)).create({
+        hook: ORDERS,
+        url: "https://old.example/o",
+      });
+      const replacement = await (await freshProvider(config)).create({
+        hook: ORDERS,
+        url: "https://new.example/o",
+      });
+      // The engine retries the pending delete of the old resource in a new provider process.
+      await (await freshProvider(config)).deleteSubscription(
+        first.id,
+        first.outs as unknown as Record<string, unknown>,
+      );
+      expect(hooksOf(ORDERS)).toEqual([
+        { id: Number(replacement.id), hook: ORDERS, url: "https://new.example/o" },
+      ]);
+    });
+
+    it("replaces on a hook change: the old hook is unsubscribed, the new one subscribed", async () => {
+      const old = await (await freshProvider(config)).create({ hook: LABELS, url: "https://h.example/x" });
+      const deployment = await freshProvider(config);
+      const replacement = await deployment.create({ hook: SHIPMENTS, url: "https://h.example/x" });
+      await deployment.deleteSubscription(old.id, old.outs as unknown as Record<string, unknown>);
+      expect(sim.subscriptions("acme")).toEqual([
+        { id: Number(replacement.id), hook: SHIPMENTS, url: "https://h.example/x" },
+      ]);
+    });
+
+    it("adopts an existing subscription: no write when the URL matches, an overwrite when not, and says so", async () => {
+      const provider = await freshProvider(config);
+      const existing = await provider.create({ hook: LABELS, url: "https://pre.example/l" });
+      sim.clearRequests();
+      const same = await (await freshProvider(config)).create({ hook: LABELS, url: "https://pre.example/l" });
+      expect(same.id).toBe(existing.id);
+      expect(same.outs.previous).toEqual({ id: Number(existing.id), url: "https://pre.example/l" });
+      expect(calls().map((r) => r.method)).toEqual(["GET"]);
+
+      const other = await (await freshProvider(config)).create({
+        hook: LABELS,
+        url: "https://mine.example/l",
+      });
+      expect(other.outs.previous).toEqual({ id: Number(existing.id), url: "https://pre.example/l" });
+      expect(hooksOf(LABELS)).toEqual([
+        { id: Number(other.id), hook: LABELS, url: "https://mine.example/l" },
+      ]);
+    });
+
+    it("reads drift and disappearance: a back-office URL change comes back, a deleted one returns no id", async () => {
+      const created = await (await freshProvider(config)).create({
+        hook: SHIPMENTS,
+        url: "https://a.example/s",
+      });
+      const client = new (await import("../../provider/client/shippingClient.js")).ShippingClient({
+        baseUrl: sim.baseUrl,
+        apiKey: ACME_KEY,
+      });
+      await client.create([{ hook: SHIPMENTS, url: "https://backoffice.example/s" }]); // out of band
+      const live = hooksOf(SHIPMENTS)[0];
+      const state = { ...created.outs, subscriptionId: live?.id } as unknown as Record<string, unknown>;
+      const drifted = await (await freshProvider(config)).read(String(live?.id), state);
+      expect(drifted.props?.url).toBe("https://backoffice.example/s");
+      await client.delete([live?.id ?? 0]);
+      expect(await (await freshProvider(config)).read(String(live?.id), state)).toEqual({});
+      await client.close();
+    });
+
+    it("deletes idempotently and never a subscription that now points elsewhere", async () => {
+      const created = await (await freshProvider(config)).create({
+        hook: ORDERS,
+        url: "https://a.example/o",
+      });
+      const props = created.outs as unknown as Record<string, unknown>;
+      await (await freshProvider(config)).deleteSubscription(created.id, props);
+      await (await freshProvider(config)).deleteSubscription(created.id, props); // already gone: success
+      expect(hooksOf(ORDERS)).toEqual([]);
+
+      const mine = await (await freshProvider(config)).create({ hook: ORDERS, url: "https://a.example/o" });
+      // Another declaration (say, another stack) re-points the hook afterwards.
+      const theirs = await (await freshProvider(config)).create({ hook: ORDERS, url: "https://b.example/o" });
+      await (await freshProvider(config)).deleteSubscription(
+        mine.id,
+        mine.outs as unknown as Record<string, unknown>,
+      );
+      expect(hooksOf(ORDERS)).toEqual([{ id: Number(theirs.id), hook: ORDERS, url: "https://b.example/o" }]);
+    });
+
+    it("keeps shops apart: shop inputs pick keys from shipping:shops", async () => {
+      const shops = JSON.stringify({ acme: { apiKey: ACME_KEY }, globex: { apiKey: GLOBEX_KEY } });
+      const provider = await freshProvider({ "shipping:shops": shops, "shipping:baseUrl": sim.baseUrl });
+      await provider.create({ hook: ORDERS, url: "https://acme.example/o", shop: "acme" });
+      const globex = await provider.create({ hook: ORDERS, url: "https://globex.example/o", shop: "globex" });
+      expect(globex.outs.shop).toBe("globex");
+      expect(sim.subscriptions("acme").map((s) => s.url)).toEqual(["https://acme.example/o"]);
+      expect(sim.subscriptions("globex").map((s) => s.url)).toEqual(["https://globex.example/o"]);
+    });
+  },
+);

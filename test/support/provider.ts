@@ -9,7 +9,7 @@ export type ProviderRuntime = typeof import("../../provider/runtime");
  */
 export async function freshProvider(config: Record<string, string>): Promise<ProviderRuntime> {
   vi.resetModules();
-  const runtime = await import("../../provider/runtime");
+  const runtime = await import("../../provider/runtime.js");
   await runtime.configure({ config: { get: (key: string) => config[key] } });
   return runtime;
 }

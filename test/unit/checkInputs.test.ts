@@ -36,7 +36,11 @@ describe("checkInputs: callback URL rules", () => {
 describe("checkInputs: hook, shop and presence", () => {
   it.each([
     [{ url: "https://a.example/x" }, "hook", /is required; use one of shipment_status_change/],
-    [{ hook: "order_created", url: "https://a.example/x" }, "hook", /"order_created" is not a hook; use one of/],
+    [
+      { hook: "order_created", url: "https://a.example/x" },
+      "hook",
+      /"order_created" is not a hook; use one of/,
+    ],
     [{ hook: 7, url: "https://a.example/x" }, "hook", /must be a string, not number/],
     [{ hook }, "url", /is required/],
     [{ hook, url: ["https://a.example"] }, "url", /must be a string, not an array/],

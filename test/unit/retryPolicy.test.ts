@@ -22,7 +22,11 @@ describe("shouldRetry", () => {
     ["socket closed mid-answer", { attempt: 1, errorCode: "UND_ERR_SOCKET" }, true],
     ["stalled server", { attempt: 1, errorCode: "UND_ERR_HEADERS_TIMEOUT" }, true],
     ["refused", { attempt: 1, errorCode: "ECONNREFUSED" }, true],
-    ["TLS certificate error is never retried", { attempt: 1, errorCode: "UNABLE_TO_VERIFY_LEAF_SIGNATURE" }, false],
+    [
+      "TLS certificate error is never retried",
+      { attempt: 1, errorCode: "UNABLE_TO_VERIFY_LEAF_SIGNATURE" },
+      false,
+    ],
     ["no status and no code", { attempt: 1 }, false],
     ["budget spent", { attempt: DEFAULT_RETRY_SETTINGS.maxRetries + 1, status: 503 }, false],
     ["last retry of the budget", { attempt: DEFAULT_RETRY_SETTINGS.maxRetries, status: 503 }, true],

@@ -25,40 +25,78 @@ describe("resolveShop", () => {
       configOf({ "shipping:apiKey": KEY, "shipping:baseUrl": "http://127.0.0.1:4010/" }),
       {},
     );
-    expect(target).toMatchObject({ label: "(default)", baseUrl: "http://127.0.0.1:4010", apiKey: KEY, authScheme: "auto" });
+    expect(target).toMatchObject({
+      label: "(default)",
+      baseUrl: "http://127.0.0.1:4010",
+      apiKey: KEY,
+      authScheme: "auto",
+    });
   });
 
   it("falls back to the environment, and stack config wins over it", () => {
-    const env = { SHIPPING_API_KEY: "from-env", SHIPPING_BASE_URL: "https://api.example.com", SHIPPING_AUTH_SCHEME: "basic" };
+    const env = {
+      SHIPPING_API_KEY: "from-env",
+      SHIPPING_BASE_URL: "https://api.example.com",
+      SHIPPING_AUTH_SCHEME: "basic",
+    };
     expect(resolveShop(undefined, undefined, env)).toMatchObject({ apiKey: "from-env", authScheme: "basic" });
     expect(resolveShop(undefined, configOf({ "shipping:apiKey": KEY }), env).apiKey).toBe(KEY);
   });
 
   it("picks a named shop's key and base URL from shipping:shops", () => {
-    const shops = JSON.stringify({ acme: { apiKey: KEY, baseUrl: "https://eu.api.example.com" }, beta: { apiKey: "k2" } });
+    const shops = JSON.stringify({
+      acme: { apiKey: KEY, baseUrl: "https://eu.api.example.com" },
+      beta: { apiKey: "k2" },
+    });
     const config = configOf({ "shipping:shops": shops, "shipping:baseUrl": "https://api.example.com" });
-    expect(resolveShop("acme", config, {})).toMatchObject({ label: "acme", apiKey: KEY, baseUrl: "https://eu.api.example.com" });
-    expect(resolveShop("beta", config, {})).toMatchObject({ apiKey: "k2", baseUrl: "https://api.example.com" });
+    expect(resolveShop("acme", config, {})).toMatchObject({
+      label: "acme",
+      apiKey: KEY,
+      baseUrl: "https://eu.api.example.com",
+    });
+    expect(resolveShop("beta", config, {})).toMatchObject({
+      apiKey: "k2",
+      baseUrl: "https://api.example.com",
+    });
   });
 
   it("gives the same shopKey to the same key and base URL, whatever the shop is called", () => {
     const shops = JSON.stringify({ acme: { apiKey: KEY } });
-    const config = configOf({ "shipping:shops": shops, "shipping:apiKey": KEY, "shipping:baseUrl": "https://api.example.com" });
+    const config = configOf({
+      "shipping:shops": shops,
+      "shipping:apiKey": KEY,
+      "shipping:baseUrl": "https://api.example.com",
+    });
     expect(resolveShop("acme", config, {}).shopKey).toBe(resolveShop(undefined, config, {}).shopKey);
     expect(resolveShop("acme", config, {}).shopKey).not.toContain(KEY);
   });
 
   it.each([
     [undefined, {}, "shipping:apiKey", /pulumi config set --secret shipping:apiKey <key>.*SHIPPING_API_KEY/],
-    [undefined, { "shipping:apiKey": KEY }, "shipping:baseUrl", /pulumi config set shipping:baseUrl.*SHIPPING_BASE_URL/],
-    ["acme", { "shipping:baseUrl": "https://a.example" }, "shipping:shops", /no shop "acme".*shipping:shops.acme.apiKey/],
+    [
+      undefined,
+      { "shipping:apiKey": KEY },
+      "shipping:baseUrl",
+      /pulumi config set shipping:baseUrl.*SHIPPING_BASE_URL/,
+    ],
+    [
+      "acme",
+      { "shipping:baseUrl": "https://a.example" },
+      "shipping:shops",
+      /no shop "acme".*shipping:shops.acme.apiKey/,
+    ],
     [
       undefined,
       { "shipping:apiKey": KEY, "shipping:baseUrl": "http://api.example.com" },
       "shipping:baseUrl",
       /must use HTTPS.*loopback/,
     ],
-    [undefined, { "shipping:apiKey": KEY, "shipping:baseUrl": "not a url" }, "shipping:baseUrl", /not an absolute URL/],
+    [
+      undefined,
+      { "shipping:apiKey": KEY, "shipping:baseUrl": "not a url" },
+      "shipping:baseUrl",
+      /not an absolute URL/,
+    ],
     [
       undefined,
       { "shipping:apiKey": KEY, "shipping:baseUrl": "https://a.example", "shipping:authScheme": "token" },
@@ -66,7 +104,12 @@ describe("resolveShop", () => {
       /use auto, bearer or basic/,
     ],
     ["acme", { "shipping:shops": "{not json" }, "shipping:shops", /not valid JSON/],
-    ["acme", { "shipping:shops": JSON.stringify({ acme: { apiKey: 5 } }) }, "shipping:shops.acme.apiKey", /expected string/],
+    [
+      "acme",
+      { "shipping:shops": JSON.stringify({ acme: { apiKey: 5 } }) },
+      "shipping:shops.acme.apiKey",
+      /expected string/,
+    ],
   ])("shop %j with %j fails on %s saying how to fix it", (shop, values, setting, message) => {
     const error = thrown(() => resolveShop(shop, configOf(values), {}));
     expect(error.setting).toBe(setting);
@@ -80,6 +123,8 @@ describe("resolveShop", () => {
     expect(error.message).not.toContain(secret);
     expect(error.message).not.toContain(Buffer.from(secret).toString("base64"));
     const badShape = JSON.stringify({ acme: { apiKey: secret, extra: secret } });
-    expect(thrown(() => resolveShop("acme", configOf({ "shipping:shops": badShape }), {})).message).not.toContain(secret);
+    expect(
+      thrown(() => resolveShop("acme", configOf({ "shipping:shops": badShape }), {})).message,
+    ).not.toContain(secret);
   });
 });

@@ -2,9 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiSdk from "@pulumi/pulumi";
+import type * as automation from "@pulumi/pulumi/automation";
 import type * as providerModule from "../../../provider";
 import type * as pulumiCliModule from "../../../scripts/lib/pulumiCli";
 import type * as stacksModule from "../../../scripts/lib/stacks";
@@ -13,8 +12,8 @@ import type * as stacksModule from "../../../scripts/lib/stacks";
  * Engine tests load the compiled package: a provider imported from TypeScript source under vitest does not
  * serialize, and the serialized shim requires `pulumi-shipping-webhooks/runtime` (dist) by name anyway.
  */
-const load = createRequire(import.meta.url);
-export const REPO_ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..");
+const load = createRequire(__filename);
+export const REPO_ROOT = resolve(__dirname, "..", "..", "..");
 export const dist = {
   provider: load(join(REPO_ROOT, "dist/provider/index.js")) as typeof providerModule,
   stacks: load(join(REPO_ROOT, "dist/scripts/lib/stacks.js")) as typeof stacksModule,
@@ -38,7 +37,12 @@ export interface Sandbox {
 /** A fresh sandbox under `.tmp/e2e/` (inside the repo, so that node_modules resolves from it). */
 export function sandbox(name: string): Sandbox {
   const root = join(REPO_ROOT, ".tmp", "e2e", `${name}-${randomBytes(4).toString("hex")}`);
-  const box = { root, workDir: join(root, "project"), backendDir: join(root, "backend"), pulumiHome: join(root, "home") };
+  const box = {
+    root,
+    workDir: join(root, "project"),
+    backendDir: join(root, "backend"),
+    pulumiHome: join(root, "home"),
+  };
   for (const dir of [box.workDir, box.backendDir, box.pulumiHome]) mkdirSync(dir, { recursive: true });
   return box;
 }
@@ -62,7 +66,11 @@ export function declarationsProgram(current: () => readonly Declaration[]): auto
         url: d.secretUrl ? pulumi.secret(d.url) : d.url,
         ...(d.shop !== undefined ? { shop: d.shop } : {}),
       });
-      outputs[d.name] = { id: resource.id, subscriptionId: resource.subscriptionId, previous: resource.previous };
+      outputs[d.name] = {
+        id: resource.id,
+        subscriptionId: resource.subscriptionId,
+        previous: resource.previous,
+      };
     }
     return outputs;
   };
@@ -110,8 +118,22 @@ export function filesUnder(dir: string): Array<{ path: string; text: string }> {
   return files;
 }
 
+/** A resource of an exported deployment. */
+export interface StateResource {
+  readonly urn: string;
+  readonly type: string;
+  readonly id?: string;
+  readonly inputs: Record<string, unknown>;
+  readonly outputs: Record<string, unknown>;
+}
+
+/** Every resource of an exported deployment. */
+export function stateResources(deployment: automation.Deployment): StateResource[] {
+  return (deployment.deployment as { resources?: StateResource[] }).resources ?? [];
+}
+
 /** The WebhookSubscription resources of an exported deployment. */
-export function subscriptionResources(deployment: automation.Deployment): Array<Record<string, any>> {
-  const resources = (deployment.deployment as { resources?: Array<Record<string, any>> }).resources ?? [];
+export function subscriptionResources(deployment: automation.Deployment): StateResource[] {
+  const resources = stateResources(deployment);
   return resources.filter((r) => String(r.type).endsWith("shipping:WebhookSubscription"));
 }
