@@ -1,0 +1,204 @@
+/**
+ * The Shipping Service API: root status, and POST / GET / DELETE of webhook subscriptions. Checks run in a
+ * fixed order: path (404), method (405), Authorization (401), rate limit (429), Accept (406), key role (403),
+ * then per endpoint Content-Type (415), body size (413), JSON (400), content (422 / 400), ids (403 / 404).
+ */
+import type { IncomingMessage } from "node:http";
+import { authenticate, type Identity, type KeyRing, schemeWord } from "./auth";
+import { DEFAULT_BODY_LIMIT_BYTES, SERVICE_TITLE, SIM_ACCOUNT_ID } from "./constants";
+import { ApiError, ERROR_CODES } from "./errors";
+import { type Answer, readBody } from "./http-util";
+import { type RateLimiter, rateLimitSettings } from "./rate-limit";
+import { scrubJson } from "./request-log";
+import { allowedMethods, type Route, route } from "./router";
+import type { SubscriptionStore } from "./store";
+import type { RequestLogEntry, Subscription, Switches } from "./types";
+import { acceptsJson, isJsonContentType, parseIdList, validateCreateBody } from "./validation";
+
+/** What the API handler needs from the simulator. */
+export interface ApiDeps {
+  store: SubscriptionStore;
+  ring: KeyRing;
+  limiter: RateLimiter;
+  switches(): Switches;
+  /** Persist the store; resolves when durable (immediately when in memory). */
+  persist(): Promise<void>;
+}
+
+function generic(
+  status: number,
+  title: string,
+  message: string,
+  headers: Record<string, string> = {},
+): ApiError {
+  return new ApiError(status, ERROR_CODES.generic, title, message, headers);
+}
+
+function checkAccept(req: IncomingMessage): void {
+  if (!acceptsJson(req.headers.accept)) {
+    throw generic(
+      406,
+      "Not acceptable",
+      "this endpoint answers application/json; send Accept: application/json",
+    );
+  }
+}
+
+function checkRateLimit(deps: ApiDeps, identity: Identity, method: string): void {
+  const switches = deps.switches();
+  const settings = rateLimitSettings(switches.rateLimit);
+  if (settings === undefined) return;
+  const decision = deps.limiter.check(settings, identity.key, method, Date.now());
+  if (decision.allowed) return;
+  const headers: Record<string, string> = switches.retryAfter
+    ? { "retry-after": String(decision.retryAfterSeconds) }
+    : {};
+  throw generic(
+    429,
+    "Too many requests",
+    `rate limit exceeded: at most ${decision.limit} ${method} requests per ${settings.windowMs} ms per API key`,
+    headers,
+  );
+}
+
+async function readJsonBody(req: IncomingMessage, entry: RequestLogEntry, ring: KeyRing): Promise<unknown> {
+  if (!isJsonContentType(req.headers["content-type"])) {
+    throw generic(
+      415,
+      "Unsupported media type",
+      'send the body as JSON with "Content-Type: application/json; charset=utf-8"',
+    );
+  }
+  const result = await readBody(req, DEFAULT_BODY_LIMIT_BYTES);
+  if (!result.ok) {
+    const headers: Record<string, string> = result.drained ? {} : { connection: "close" };
+    throw generic(413, "Payload too large", `the body exceeds ${DEFAULT_BODY_LIMIT_BYTES} bytes`, headers);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(result.bytes.toString("utf8"));
+  } catch (error) {
+    throw new ApiError(
+      400,
+      ERROR_CODES.malformed,
+      "Malformed JSON",
+      `the body is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+  entry.body = scrubJson(body, ring);
+  return body;
+}
+
+function listed(deps: ApiDeps, shop: string, subs: Subscription[]): Record<string, unknown>[] {
+  const shopId = deps.store.shopNumber(shop);
+  return subs.map((s) => ({
+    id: s.id,
+    hook: s.hook,
+    url: s.url,
+    shop_id: shopId,
+    account_id: SIM_ACCOUNT_ID,
+  }));
+}
+
+function notFound(ids: number[], suffix: string): ApiError {
+  const named =
+    ids.length === 1 ? `subscription id ${ids[0]} was` : `subscription ids ${ids.join(", ")} were`;
+  return new ApiError(
+    404,
+    ERROR_CODES.subscriptionNotFound,
+    "Subscription not found",
+    `${named} not found${suffix}`,
+  );
+}
+
+async function create(
+  deps: ApiDeps,
+  req: IncomingMessage,
+  entry: RequestLogEntry,
+  shop: string,
+): Promise<Answer> {
+  const items = validateCreateBody(await readJsonBody(req, entry, deps.ring));
+  const ids = deps.store.create(shop, items, deps.switches().overwrite);
+  await deps.persist();
+  return { status: 200, body: { data: { ids: ids.map((id) => ({ id })) } } };
+}
+
+function get(deps: ApiDeps, r: Route, shop: string): Answer {
+  const status = deps.switches().getStatus;
+  if (r.kind !== "ids")
+    return { status, body: { data: { webhook_subscriptions: listed(deps, shop, deps.store.list(shop)) } } };
+  const ids = parseIdList(r.segment);
+  const found = deps.store.get(shop, ids);
+  if (found.length === 0) throw notFound(ids, " in this shop");
+  return { status, body: { data: { webhook_subscriptions: listed(deps, shop, found) } } };
+}
+
+async function remove(deps: ApiDeps, segment: string, shop: string): Promise<Answer> {
+  const ids = parseIdList(segment);
+  const owners = ids.map((id) => deps.store.owner(id));
+  if (owners.some((owner) => owner !== undefined && owner !== shop)) {
+    throw new ApiError(
+      403,
+      ERROR_CODES.permissionDenied,
+      "Permission denied",
+      "Permission Denied. (deleteResourceOwnedByOthers)",
+    );
+  }
+  const missing = ids.filter((_, i) => owners[i] === undefined);
+  if (missing.length > 0) throw notFound(missing, "; nothing was deleted");
+  deps.store.remove(ids);
+  await deps.persist();
+  return { status: 204 };
+}
+
+/** Handle one API request (faults already applied). Throws ApiError for every 4xx. */
+export async function handleApi(
+  deps: ApiDeps,
+  req: IncomingMessage,
+  path: string,
+  entry: RequestLogEntry,
+): Promise<Answer> {
+  const method = req.method ?? "";
+  const r = route(path);
+  if (r.kind === "unknown") {
+    throw generic(
+      404,
+      "Not found",
+      `no such endpoint: ${method} ${path.slice(0, 200)}; see GET / and /webhook_subscriptions`,
+    );
+  }
+  const allowed = allowedMethods(r);
+  if (!allowed.includes(method)) {
+    throw generic(
+      405,
+      "Method not allowed",
+      `${method} is not allowed here; allowed: ${allowed.join(", ")}`,
+      {
+        allow: allowed.join(", "),
+      },
+    );
+  }
+  if (r.kind === "root") {
+    checkAccept(req);
+    return { status: 200, body: { title: SERVICE_TITLE, status: "OK" } };
+  }
+  const header = req.headers.authorization;
+  const word = header === undefined ? undefined : schemeWord(header, deps.ring);
+  if (word !== undefined) entry.authScheme = word;
+  const identity = authenticate(header, deps.switches().authScheme, deps.ring);
+  entry.shop = identity.shop;
+  entry.keyRole = identity.role;
+  checkRateLimit(deps, identity, method);
+  checkAccept(req);
+  if (method !== "GET" && identity.role === "read-only") {
+    throw new ApiError(
+      403,
+      ERROR_CODES.permissionDenied,
+      "Permission denied",
+      `this API key is read-only; ${method} needs a read-write key`,
+    );
+  }
+  if (method === "POST") return create(deps, req, entry, identity.shop);
+  if (method === "GET") return get(deps, r, identity.shop);
+  return remove(deps, r.kind === "ids" ? r.segment : "", identity.shop);
+}

@@ -1,0 +1,130 @@
+/** Parsing and validation of the `shipping-api-sim` command line. */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { DEFAULT_CLI_PORT, DEFAULT_HOST } from "./constants";
+import { InvalidInputError, parseShopSeeds } from "./schemas";
+import type { SimulatorOptions, Switches } from "./types";
+
+/** Usage text printed by --help and after a flag error. */
+export const USAGE = `Usage: shipping-api-sim [options]
+
+Local simulator of the Shipping Service webhook-subscription API.
+
+Options:
+  --port <n>                    listen port, 0 = ephemeral (default ${DEFAULT_CLI_PORT})
+  --host <addr>                 loopback address to bind (default ${DEFAULT_HOST})
+  --data <file>                 persist state to this JSON file (default: in memory)
+  --seed <file>                 shops and keys, JSON: [{"name","keys":{"readWrite":[..],"readOnly":[..]}}]
+  --auth both|basic|bearer      accepted Authorization scheme word (default both)
+  --get-status 200|201          success status of GET (default 200)
+  --overwrite new-id|keep-id    id of a re-posted hook (default new-id)
+  --rate-limit off|production   per-key limits: POST 30, GET 150, DELETE 30 per 5 min (default off)
+  --retry-after                 send Retry-After on 429 (default: not sent)
+  --delivery-ca <file>          PEM of extra CA(s) trusted for webhook deliveries
+  --help                        show this help
+`;
+
+/** A command-line error: the message names the flag and the allowed values. Exit status 2. */
+export class UsageError extends Error {
+  /** Build with a message naming the flag. */
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** What the command line asks for. */
+export type CliCommand = { help: true } | { help: false; options: SimulatorOptions };
+
+function choice<T extends string>(
+  flag: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): T | undefined {
+  if (value === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`--${flag} must be one of ${allowed.join(", ")} (got "${value}")`);
+}
+
+function readText(flag: string, file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(
+      `--${flag} ${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? error})`,
+    );
+  }
+}
+
+function readSeed(file: string): SimulatorOptions["shops"] {
+  const text = readText("seed", file);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--seed ${file}: not valid JSON (${(error as Error).message})`);
+  }
+  const list = typeof json === "object" && json !== null && "shops" in json ? json.shops : json;
+  try {
+    return parseShopSeeds(list);
+  } catch (error) {
+    if (error instanceof InvalidInputError) throw new UsageError(`--seed ${file}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Parse argv (without node and script) into options; throws UsageError on any bad flag. */
+export function parseCli(argv: string[]): CliCommand {
+  let values: ReturnType<typeof parse>["values"];
+  try {
+    values = parse(argv).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help === true) return { help: true };
+  const options: SimulatorOptions = {};
+  const port = values.port ?? String(DEFAULT_CLI_PORT);
+  if (!/^\d+$/.test(port) || Number(port) > 65_535) {
+    throw new UsageError(`--port must be an integer from 0 to 65535 (got "${port}")`);
+  }
+  options.port = Number(port);
+  if (values.host !== undefined) options.host = values.host;
+  if (values.data !== undefined) options.dataFile = values.data;
+  const shops = values.seed === undefined ? undefined : readSeed(values.seed);
+  if (shops !== undefined) options.shops = shops;
+  if (values["delivery-ca"] !== undefined)
+    options.deliveryCa = readText("delivery-ca", values["delivery-ca"]);
+  const switches: Partial<Switches> = {};
+  const auth = choice("auth", values.auth, ["both", "basic", "bearer"] as const);
+  if (auth !== undefined) switches.authScheme = auth;
+  const getStatus = choice("get-status", values["get-status"], ["200", "201"] as const);
+  if (getStatus !== undefined) switches.getStatus = getStatus === "201" ? 201 : 200;
+  const overwrite = choice("overwrite", values.overwrite, ["new-id", "keep-id"] as const);
+  if (overwrite !== undefined) switches.overwrite = overwrite;
+  const rateLimit = choice("rate-limit", values["rate-limit"], ["off", "production"] as const);
+  if (rateLimit !== undefined) switches.rateLimit = rateLimit;
+  if (values["retry-after"] === true) switches.retryAfter = true;
+  options.switches = switches;
+  return { help: false, options };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      data: { type: "string" },
+      seed: { type: "string" },
+      auth: { type: "string" },
+      "get-status": { type: "string" },
+      overwrite: { type: "string" },
+      "rate-limit": { type: "string" },
+      "retry-after": { type: "boolean" },
+      "delivery-ca": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+/** `shipping-api-sim`: run the simulator from the command line until SIGINT or SIGTERM. */
+import { parseCli, USAGE, UsageError } from "./cli-args";
+import { DEFAULT_SHOPS } from "./constants";
+import { InvalidInputError } from "./schemas";
+import { startSimulator } from "./simulator";
+
+/** Exit status for command-line (usage) errors. */
+export const EXIT_USAGE = 2;
+/** Exit status when the simulator cannot start (bad data file, port in use...). */
+export const EXIT_START_FAILED = 1;
+
+async function main(argv: string[]): Promise<void> {
+  let command: ReturnType<typeof parseCli>;
+  try {
+    command = parseCli(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`shipping-api-sim: ${error.message}\nRun "shipping-api-sim --help" for usage.\n`);
+    process.exit(EXIT_USAGE);
+  }
+  if (command.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const { options } = command;
+  let sim: Awaited<ReturnType<typeof startSimulator>>;
+  try {
+    sim = await startSimulator(options);
+  } catch (error) {
+    const status = error instanceof InvalidInputError ? EXIT_USAGE : EXIT_START_FAILED;
+    process.stderr.write(`shipping-api-sim: ${(error as Error).message}\n`);
+    process.exit(status);
+  }
+  const shop = (options.shops ?? DEFAULT_SHOPS)[0];
+  const key = shop?.keys.readWrite[0] ?? "";
+  // Handlers first: whoever reads the banner may signal at once.
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    sim.close().then(
+      () => {
+        process.stdout.write(`Stopped (${signal}).\n`);
+        process.exit(0);
+      },
+      (error: unknown) => {
+        process.stderr.write(`shipping-api-sim: error while stopping: ${String(error)}\n`);
+        process.exit(EXIT_START_FAILED);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.stdout.write(
+    `Shipping Service API simulator listening on ${sim.baseUrl}\n` +
+      `Demo API key (shop ${shop?.name ?? "?"}): ${key}\n` +
+      `  send: Authorization: bearer ${Buffer.from(key).toString("base64")}\n` +
+      `State: ${options.dataFile ?? "in memory"}; control endpoints under ${sim.baseUrl}/__sim/\n`,
+  );
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(
+    `shipping-api-sim: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(EXIT_START_FAILED);
+});

@@ -1,0 +1,142 @@
+/**
+ * Control endpoints under /__sim/ (loopback peers only, never logged, never faulted): state, request log,
+ * reset, switches, faults, events and deliveries.
+ */
+import { isIPv4, isIPv6 } from "node:net";
+import { ApiError, ERROR_CODES } from "./errors";
+import type { ActiveFault } from "./faults";
+import type { Answer } from "./http-util";
+import { InvalidInputError, parseEvent, parseFault, parseSwitchesPatch } from "./schemas";
+import type { RunningSimulator } from "./types";
+
+/** What the control endpoints act on. */
+export type ControlTarget = Pick<
+  RunningSimulator,
+  | "state"
+  | "requests"
+  | "clearRequests"
+  | "reset"
+  | "switches"
+  | "setSwitches"
+  | "addFault"
+  | "clearFaults"
+  | "emit"
+  | "deliveries"
+> & { activeFaults(): ActiveFault[] };
+
+/** A control request, detached from node:http so it can be tested with any peer address. */
+export interface ControlRequest {
+  method: string;
+  /** Path starting with /__sim/. */
+  path: string;
+  remoteAddress: string | undefined;
+  /** Read and parse the JSON body (throws ApiError 400/413 when unusable). */
+  readJson(): Promise<unknown>;
+}
+
+/** Whether a peer address is loopback: 127.0.0.0/8, ::1, or IPv4-mapped 127.x. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const v4 = address.startsWith("::ffff:") ? address.slice("::ffff:".length) : address;
+  if (isIPv4(v4)) return v4.startsWith("127.");
+  return isIPv6(address) && (address === "::1" || address === "0:0:0:0:0:0:0:1");
+}
+
+type Handler = (target: ControlTarget, request: ControlRequest) => Promise<Answer> | Answer;
+
+const ok = (body: unknown, status = 200): Answer => ({ status, body });
+const noContent: Answer = { status: 204 };
+
+function invalid(error: unknown): never {
+  if (error instanceof InvalidInputError) {
+    throw new ApiError(422, ERROR_CODES.generic, "Invalid control request", error.message);
+  }
+  throw error;
+}
+
+const ROUTES: Record<string, Record<string, Handler>> = {
+  state: { GET: (t) => ok(t.state()) },
+  requests: {
+    GET: (t) => ok(t.requests()),
+    DELETE: (t) => {
+      t.clearRequests();
+      return noContent;
+    },
+  },
+  reset: {
+    POST: (t) => {
+      t.reset();
+      return noContent;
+    },
+  },
+  switches: {
+    GET: (t) => ok(t.switches()),
+    PATCH: async (t, r) => {
+      const body = await r.readJson();
+      try {
+        t.setSwitches(parseSwitchesPatch(body));
+      } catch (error) {
+        invalid(error);
+      }
+      return ok(t.switches());
+    },
+  },
+  faults: {
+    GET: (t) => ok(t.activeFaults()),
+    POST: async (t, r) => {
+      const body = await r.readJson();
+      try {
+        t.addFault(parseFault(body));
+      } catch (error) {
+        invalid(error);
+      }
+      return ok(t.activeFaults(), 201);
+    },
+    DELETE: (t) => {
+      t.clearFaults();
+      return noContent;
+    },
+  },
+  events: {
+    POST: async (t, r) => {
+      const body = await r.readJson();
+      try {
+        return ok(await t.emit(parseEvent(body)));
+      } catch (error) {
+        return invalid(error);
+      }
+    },
+  },
+  deliveries: { GET: (t) => ok(t.deliveries()) },
+};
+
+/** Handle one control request; throws ApiError for 403/404/405/4xx. */
+export async function handleControl(target: ControlTarget, request: ControlRequest): Promise<Answer> {
+  if (!isLoopbackAddress(request.remoteAddress)) {
+    throw new ApiError(403, ERROR_CODES.generic, "Forbidden", "control endpoints answer loopback peers only");
+  }
+  const name = request.path.replace(/^\/__sim\/?/, "").replace(/\/$/, "");
+  const methods = Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
+  if (methods === undefined) {
+    throw new ApiError(
+      404,
+      ERROR_CODES.generic,
+      "Not found",
+      `no control endpoint /__sim/${name.slice(0, 100)}; see README`,
+    );
+  }
+  const handler = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
+  if (handler === undefined) {
+    const allow = Object.keys(methods).join(", ");
+    throw new ApiError(
+      405,
+      ERROR_CODES.generic,
+      "Method not allowed",
+      `${request.method} is not allowed here; allowed: ${allow}`,
+      {
+        allow,
+      },
+    );
+  }
+  return handler(target, request);
+}

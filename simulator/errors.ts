@@ -1,0 +1,85 @@
+/** The error body of every 4xx (and simulated 5xx) answer, in the production service's shape. */
+import { randomBytes } from "node:crypto";
+
+/** Error codes. 10001-10003 and 3103 are production's; the others are the simulator's own choice. */
+export const ERROR_CODES = {
+  /** Unknown path, 405, 406, 413, 415, 429 and simulated 5xx: protocol-level, no specific code. */
+  generic: 0,
+  /** 400: malformed JSON body or id list (simulator's choice). */
+  malformed: 10000,
+  /** 422: invalid subscription (envelope, item shape, duplicate hook). Production code. */
+  invalidSubscription: 10001,
+  /** 422: invalid url. Production code. */
+  invalidUrl: 10002,
+  /** 422: invalid hook. Production code. */
+  invalidHook: 10003,
+  /** 404: subscription id not found (simulator's choice). */
+  subscriptionNotFound: 10004,
+  /** 401: missing or invalid Authorization header. Production code. */
+  invalidAuthorization: 3103,
+  /** 403: key not permitted for the action (simulator's choice, next to 3103). */
+  permissionDenied: 3104,
+} as const;
+
+/** One entry of `errors[]`. */
+export interface ErrorItem {
+  status: number;
+  code: number;
+  title: string;
+  message: string;
+}
+
+/** The error body: `{message, request_id, errors[]}`. */
+export interface ErrorBody {
+  message: string;
+  request_id: string;
+  errors: ErrorItem[];
+}
+
+/** A failed API answer, thrown by handlers and turned into an error body by the server. */
+export class ApiError extends Error {
+  /** HTTP status. */
+  readonly status: number;
+  /** One or more error items (all with `status`). */
+  readonly items: ErrorItem[];
+  /** Extra response headers, e.g. `Allow` or `Retry-After`. */
+  readonly headers: Record<string, string>;
+
+  /** Build an error with one item, or several when `more` is given. */
+  constructor(
+    status: number,
+    code: number,
+    title: string,
+    message: string,
+    headers: Record<string, string> = {},
+    more: ErrorItem[] = [],
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.items = [{ status, code, title, message }, ...more];
+    this.headers = headers;
+  }
+
+  /** Build an error from several items sharing one status. */
+  static many(status: number, items: ErrorItem[]): ApiError {
+    const [first, ...rest] = items;
+    if (first === undefined) throw new Error("ApiError.many needs at least one item");
+    return new ApiError(status, first.code, first.title, first.message, {}, rest);
+  }
+}
+
+let requestCounter = 0;
+
+/** A request id in production's style: `<unix seconds>.<hex>`. */
+export function newRequestId(): string {
+  requestCounter = (requestCounter + 1) % 0x1000000;
+  const seconds = Math.floor(Date.now() / 1000);
+  return `${seconds}.${randomBytes(4).toString("hex")}${requestCounter.toString(16).padStart(6, "0")}`;
+}
+
+/** Render the error body; the top-level message joins the item messages and appends the request id. */
+export function errorBody(items: ErrorItem[], requestId: string): ErrorBody {
+  const text = items.map((item) => item.message).join("; ");
+  return { message: `${text} (request_id: ${requestId})`, request_id: requestId, errors: items };
+}

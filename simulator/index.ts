@@ -1,0 +1,31 @@
+/**
+ * Shipping Service API simulator: a faithful, persistent local stand-in for the webhook-subscription API.
+ * Start one with `startSimulator()` (library) or the `shipping-api-sim` command. See simulator/README.md.
+ */
+/** Default shops, switches and production's rate limits. */
+export { DEFAULT_SHOPS, DEFAULT_SWITCHES, PRODUCTION_RATE_LIMIT } from "./constants";
+/** Error codes used in `errors[].code`. */
+export { ERROR_CODES } from "./errors";
+/** An active fault as listed by `GET /__sim/faults`. */
+export type { ActiveFault } from "./faults";
+/** Thrown by `startSimulator` for an unusable data file. */
+export { SimulatorStateError } from "./persistence";
+/** Thrown for invalid options, switches, faults, events or seeds. */
+export { InvalidInputError } from "./schemas";
+/** Start a simulator; check a host is loopback. */
+export { isLoopbackHost, startSimulator } from "./simulator";
+/** The public types (contract shared with provider/). */
+export type {
+  Delivery,
+  FaultSpec,
+  Hook,
+  NotDelivered,
+  RateLimitSettings,
+  RequestLogEntry,
+  RunningSimulator,
+  ShopSeed,
+  SimEvent,
+  SimulatorOptions,
+  Subscription,
+  Switches,
+} from "./types";

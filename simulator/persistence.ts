@@ -1,0 +1,154 @@
+/** Persistence of the store to one JSON file: strict loading, atomic saves (temp file, fsync, rename). */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
+import { open, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { STATE_FILE_VERSION } from "./constants";
+import { formatIssues, stateFileSchema } from "./schemas";
+import type { StoreSnapshot } from "./store";
+import type { Hook } from "./types";
+import { urlProblem } from "./validation";
+
+/** The data file cannot be used: unreadable, not JSON, or not a valid state. The message says how to fix it. */
+export class SimulatorStateError extends Error {
+  /** The data file in question. */
+  readonly file: string;
+
+  /** Build an error naming the file and the problem, and suggesting the fix. */
+  constructor(
+    file: string,
+    problem: string,
+    fix = "fix the file, or move it aside or delete it to start empty",
+  ) {
+    super(`simulator data file ${file} ${problem}. The simulator will not start on it: ${fix}.`);
+    this.name = "SimulatorStateError";
+    this.file = file;
+  }
+}
+
+function semanticProblem(snapshot: StoreSnapshot): string | undefined {
+  const seen = new Set<number>();
+  for (const [shop, subs] of Object.entries(snapshot.shops)) {
+    const hooks = new Set<Hook>();
+    for (const [i, sub] of subs.entries()) {
+      const at = `shops.${shop}[${i}]`;
+      if (seen.has(sub.id)) return `${at}.id ${sub.id} is used twice`;
+      if (sub.id >= snapshot.nextId) return `${at}.id ${sub.id} is not below nextId ${snapshot.nextId}`;
+      if (hooks.has(sub.hook)) return `${at}.hook "${sub.hook}" appears twice in shop "${shop}"`;
+      const problem = urlProblem(sub.url);
+      if (problem !== undefined) return `${at}.url ${problem}`;
+      seen.add(sub.id);
+      hooks.add(sub.hook);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Load the state file. A missing file answers undefined (start empty); anything else that is wrong throws
+ * SimulatorStateError. Creates the file's directory if needed so later saves succeed.
+ */
+export function loadState(file: string): StoreSnapshot | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") {
+      try {
+        mkdirSync(dirname(file), { recursive: true });
+      } catch (mkdirError) {
+        const why = (mkdirError as NodeJS.ErrnoException).code ?? String(mkdirError);
+        throw new SimulatorStateError(
+          file,
+          `does not exist and its directory cannot be created (${why})`,
+          "choose a data file in a writable directory",
+        );
+      }
+      return undefined;
+    }
+    throw new SimulatorStateError(file, `cannot be read (${code ?? String(error)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SimulatorStateError(file, `is not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = stateFileSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new SimulatorStateError(
+      file,
+      `is not a simulator state (version ${STATE_FILE_VERSION}): ${formatIssues(parsed.error)}`,
+    );
+  }
+  const snapshot = { nextId: parsed.data.nextId, shops: parsed.data.shops } as StoreSnapshot;
+  const problem = semanticProblem(snapshot);
+  if (problem !== undefined) throw new SimulatorStateError(file, `is inconsistent: ${problem}`);
+  return snapshot;
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const dir = dirname(file);
+  const temp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const handle = await open(temp, "w", 0o600);
+  try {
+    await handle.writeFile(text, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, file);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  // Make the rename itself durable; some platforms cannot fsync a directory, which is not fatal.
+  const dirHandle = await open(dir, "r").catch(() => undefined);
+  await dirHandle?.sync().catch(() => undefined);
+  await dirHandle?.close();
+}
+
+/**
+ * Serialised, coalescing writer: `save()` resolves once a write that includes the caller's change is on
+ * disk. At most one write runs at a time; changes made meanwhile are written together by the next one.
+ */
+export class StateWriter {
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+
+  /** Write snapshots taken by `snapshot` to `file`. */
+  constructor(
+    private readonly file: string,
+    private readonly snapshot: () => StoreSnapshot,
+  ) {}
+
+  /** Persist the current state; resolves when it is durable. */
+  save(): Promise<void> {
+    if (this.queued !== undefined) return this.queued;
+    if (this.running === undefined) return this.start();
+    const after = this.running.catch(() => undefined);
+    this.queued = after.then(() => {
+      this.queued = undefined;
+      return this.start();
+    });
+    return this.queued;
+  }
+
+  private start(): Promise<void> {
+    const snap = this.snapshot();
+    const text = `${JSON.stringify({ version: STATE_FILE_VERSION, nextId: snap.nextId, shops: snap.shops }, null, 2)}\n`;
+    const run = writeAtomically(this.file, text).finally(() => {
+      if (this.running === run) this.running = undefined;
+    });
+    this.running = run;
+    return run;
+  }
+
+  /** Wait for every pending write. */
+  async flush(): Promise<void> {
+    await this.queued?.catch(() => undefined);
+    await this.running?.catch(() => undefined);
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * Runtime schemas (zod) for everything that enters through options, control endpoints, the CLI or files:
+ * switches, faults, events, shop seeds and the state file. API request bodies are validated by hand in
+ * `validation.ts` to produce production-style messages.
+ */
+import { z } from "zod";
+import { HOOKS } from "./constants";
+import type { FaultSpec, ShopSeed, SimEvent, Switches } from "./types";
+
+const nonNegativeInt = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const positiveInt = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const method = z.string().regex(/^[A-Za-z]+$/, "must be an HTTP method name such as GET");
+
+const rateLimitSettings = z.strictObject({
+  windowMs: positiveInt,
+  post: nonNegativeInt,
+  get: nonNegativeInt,
+  delete: nonNegativeInt,
+});
+
+const switchesPatch = z.strictObject({
+  authScheme: z.enum(["basic", "bearer", "both"]).optional(),
+  getStatus: z.union([z.literal(200), z.literal(201)]).optional(),
+  overwrite: z.enum(["keep-id", "new-id"]).optional(),
+  rateLimit: z.union([z.literal("off"), z.literal("production"), rateLimitSettings]).optional(),
+  retryAfter: z.boolean().optional(),
+});
+
+const faultSpec = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("latency"),
+    ms: nonNegativeInt,
+    method: method.optional(),
+    count: positiveInt.optional(),
+  }),
+  z.strictObject({
+    kind: z.literal("status"),
+    status: z.number().int().min(400).max(599),
+    method: method.optional(),
+    count: positiveInt.optional(),
+    rate: z.number().min(0).max(1).optional(),
+    retryAfterSeconds: nonNegativeInt.optional(),
+  }),
+  z.strictObject({ kind: z.literal("reset"), method: method.optional(), count: positiveInt.optional() }),
+  z.strictObject({
+    kind: z.literal("drop-after-write"),
+    method: method.optional(),
+    count: positiveInt.optional(),
+  }),
+  z.strictObject({
+    kind: z.literal("stall"),
+    ms: nonNegativeInt.optional(),
+    method: method.optional(),
+    count: positiveInt.optional(),
+  }),
+]);
+
+/** Shipment status values production knows (observed-behaviour.md): 1-19 and 30-38. */
+export const SHIPMENT_STATUSES: readonly number[] = [
+  ...Array.from({ length: 19 }, (_, i) => i + 1),
+  ...Array.from({ length: 9 }, (_, i) => i + 30),
+];
+
+const shopName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be 1-64 characters of A-Z a-z 0-9 _ . -");
+
+const simEvent = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("shipment_status_change"),
+    shop: shopName,
+    shipmentId: positiveInt,
+    status: positiveInt.refine(
+      (s) => SHIPMENT_STATUSES.includes(s),
+      "must be a known shipment status (1-19, 30-38)",
+    ),
+  }),
+  z.strictObject({
+    kind: z.literal("shipment_label_created"),
+    shop: shopName,
+    shipmentIds: z.array(positiveInt).min(1),
+    status: z.enum(["success", "failed"]),
+  }),
+  z.strictObject({
+    kind: z.literal("order_status_change"),
+    shop: shopName,
+    uuid: z
+      .string()
+      .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID"),
+    status: z.enum(["open", "partially_processed", "processed", "cancelled"]),
+  }),
+]);
+
+const apiKey = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,256}$/, "must be 1-256 printable ASCII characters without spaces");
+
+const shopSeeds = z
+  .array(
+    z.strictObject({
+      name: shopName,
+      keys: z.strictObject({ readWrite: z.array(apiKey).min(1), readOnly: z.array(apiKey).optional() }),
+    }),
+  )
+  .min(1);
+
+/** Schema of the persisted state file (version 1). */
+export const stateFileSchema = z.strictObject({
+  version: z.literal(1),
+  nextId: positiveInt,
+  shops: z.record(
+    z.string(),
+    z.array(
+      z.strictObject({ id: positiveInt, hook: z.enum(HOOKS as [string, ...string[]]), url: z.string() }),
+    ),
+  ),
+});
+
+/** Render zod issues as `path: message; path: message`. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+      return `${path.replace(/^\./, "") || "(root)"}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
+/** Thrown when a switch, fault, event or seed is invalid; `message` names the field. */
+export class InvalidInputError extends Error {
+  /** Build with a message naming what is wrong. */
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidInputError";
+  }
+}
+
+function parse(schema: z.ZodType, input: unknown, what: string): unknown {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new InvalidInputError(`invalid ${what}: ${formatIssues(result.error)}`);
+  return result.data;
+}
+
+/** Validate a partial switches object (unknown keys rejected). */
+export function parseSwitchesPatch(input: unknown): Partial<Switches> {
+  return parse(switchesPatch, input, "switches") as Partial<Switches>;
+}
+
+/** Validate a fault specification. */
+export function parseFault(input: unknown): FaultSpec {
+  return parse(faultSpec, input, "fault") as FaultSpec;
+}
+
+/** Validate an event to emit. */
+export function parseEvent(input: unknown): SimEvent {
+  return parse(simEvent, input, "event") as SimEvent;
+}
+
+/** Validate shop seeds: shape, unique shop names, every key used once across all shops. */
+export function parseShopSeeds(input: unknown): ShopSeed[] {
+  const seeds = parse(shopSeeds, input, "shops") as ShopSeed[];
+  const names = new Set<string>();
+  const keys = new Set<string>();
+  seeds.forEach((seed, i) => {
+    if (names.has(seed.name))
+      throw new InvalidInputError(`invalid shops: [${i}].name "${seed.name}" is used twice`);
+    names.add(seed.name);
+    for (const key of [...seed.keys.readWrite, ...(seed.keys.readOnly ?? [])]) {
+      // The key itself is never echoed: error messages must not carry credentials.
+      if (keys.has(key))
+        throw new InvalidInputError(`invalid shops: [${i}] (${seed.name}) reuses an API key`);
+      keys.add(key);
+    }
+  });
+  return seeds;
+}

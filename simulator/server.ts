@@ -1,0 +1,174 @@
+/**
+ * The node:http server: splits control requests from API requests, logs API requests, applies faults, and
+ * sends answers. Knows nothing about subscriptions itself.
+ */
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from "node:http";
+import type { Socket } from "node:net";
+import { type ApiDeps, handleApi } from "./api";
+import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_STALL_MS } from "./constants";
+import { type ControlTarget, handleControl } from "./control";
+import { ApiError, ERROR_CODES } from "./errors";
+import type { FaultList } from "./faults";
+import { type Answer, errorAnswer, readBody, send, splitTarget } from "./http-util";
+import type { RequestLog } from "./request-log";
+import type { RequestLogEntry } from "./types";
+
+/** Everything the server dispatches to. */
+export interface ServerDeps {
+  api: ApiDeps;
+  control: ControlTarget;
+  log: RequestLog;
+  faults: FaultList;
+}
+
+/** A server plus the means to stop it without waiting for stalled or delayed requests. */
+export interface SimServer {
+  server: Server;
+  /** Stop listening, destroy every connection and cancel pending fault timers. */
+  close(): Promise<void>;
+}
+
+function isControlPath(path: string): boolean {
+  return path === "/__sim" || path.startsWith("/__sim/");
+}
+
+function toAnswer(error: unknown, scrub: (text: string) => string): Answer {
+  if (error instanceof ApiError) return errorAnswer(error, scrub);
+  const message = error instanceof Error ? error.message : String(error);
+  return errorAnswer(
+    new ApiError(500, ERROR_CODES.generic, "Internal server error", `simulator error: ${message}`),
+    scrub,
+  );
+}
+
+async function readControlJson(req: IncomingMessage): Promise<unknown> {
+  const result = await readBody(req, DEFAULT_BODY_LIMIT_BYTES);
+  if (!result.ok) {
+    throw new ApiError(
+      413,
+      ERROR_CODES.generic,
+      "Payload too large",
+      `the body exceeds ${DEFAULT_BODY_LIMIT_BYTES} bytes`,
+    );
+  }
+  const text = result.bytes.toString("utf8");
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ApiError(
+      400,
+      ERROR_CODES.malformed,
+      "Malformed JSON",
+      `the body is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+}
+
+/** Create the HTTP server (not yet listening). */
+export function createSimServer(deps: ServerDeps): SimServer {
+  const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
+
+  const after = (ms: number, fn: () => void): void => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!closed) fn();
+    }, ms);
+    timers.add(timer);
+  };
+  const delay = (ms: number): Promise<void> => new Promise((resolve) => after(ms, resolve));
+
+  const drop = (socket: Socket, hard: boolean): void => {
+    if (hard) socket.resetAndDestroy();
+    else socket.destroy();
+  };
+
+  const answer = (res: ServerResponse, entry: RequestLogEntry | undefined, a: Answer): void => {
+    if (entry !== undefined) entry.status = a.status;
+    send(res, a);
+  };
+
+  async function onApi(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    query: string,
+  ): Promise<void> {
+    const scrub = (text: string): string => deps.api.ring.scrub(text);
+    const entry = deps.log.begin(req, path, query, deps.api.ring);
+    const plan = deps.faults.plan(req.method ?? "");
+    if (plan.recorded !== undefined) entry.fault = plan.recorded;
+    if (plan.latencyMs > 0) await delay(plan.latencyMs);
+    const fault = plan.terminal;
+    if (fault?.kind === "reset") return drop(req.socket, true);
+    if (fault?.kind === "stall") return after(fault.ms ?? DEFAULT_STALL_MS, () => drop(req.socket, false));
+    if (fault?.kind === "status") {
+      const title = STATUS_CODES[fault.status] ?? "Error";
+      const headers: Record<string, string> =
+        fault.retryAfterSeconds === undefined ? {} : { "retry-after": String(fault.retryAfterSeconds) };
+      const error = new ApiError(
+        fault.status,
+        ERROR_CODES.generic,
+        title,
+        `simulated fault: ${fault.status} ${title}`,
+        headers,
+      );
+      return answer(res, entry, errorAnswer(error));
+    }
+    let result: Answer;
+    try {
+      result = await handleApi(deps.api, req, path, entry);
+    } catch (error) {
+      result = toAnswer(error, scrub);
+    }
+    if (closed) return;
+    if (fault?.kind === "drop-after-write") return drop(req.socket, false);
+    answer(res, entry, result);
+  }
+
+  async function onControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    let result: Answer;
+    try {
+      result = await handleControl(deps.control, {
+        method: req.method ?? "",
+        path,
+        remoteAddress: req.socket.remoteAddress,
+        readJson: () => readControlJson(req),
+      });
+    } catch (error) {
+      result = toAnswer(error, (t) => deps.api.ring.scrub(t));
+    }
+    answer(res, undefined, result);
+  }
+
+  const server = createServer((req, res) => {
+    const { path, query } = splitTarget(req.url ?? "/");
+    const handled = isControlPath(path) ? onControl(req, res, path) : onApi(req, res, path, query);
+    handled.catch((error: unknown) => {
+      if (!res.headersSent && !res.destroyed)
+        send(
+          res,
+          toAnswer(error, (t) => deps.api.ring.scrub(t)),
+        );
+    });
+  });
+
+  return {
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        closed = true;
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

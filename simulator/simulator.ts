@@ -1,0 +1,128 @@
+/** `startSimulator`: validates options, wires store, persistence, log, faults, deliveries and the server. */
+import type { AddressInfo } from "node:net";
+import { isIP } from "node:net";
+import { KeyRing } from "./auth";
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DEFAULT_REQUEST_LOG_LIMIT,
+  DEFAULT_SHOPS,
+  DEFAULT_SWITCHES,
+} from "./constants";
+import { isLoopbackAddress } from "./control";
+import { Deliverer } from "./events";
+import { FaultList } from "./faults";
+import { loadState, StateWriter } from "./persistence";
+import { RateLimiter } from "./rate-limit";
+import { RequestLog } from "./request-log";
+import { InvalidInputError, parseEvent, parseFault, parseShopSeeds, parseSwitchesPatch } from "./schemas";
+import { createSimServer } from "./server";
+import { SubscriptionStore } from "./store";
+import type { RunningSimulator, SimulatorOptions, Switches } from "./types";
+
+/** Whether `host` names the loopback interface: "localhost", 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  return bare === "localhost" || (isIP(bare) !== 0 && isLoopbackAddress(bare));
+}
+
+function checkOptions(options: SimulatorOptions): { host: string; port: number; logLimit: number } {
+  const host = options.host ?? DEFAULT_HOST;
+  if (!isLoopbackHost(host)) {
+    throw new InvalidInputError(`host "${host}" is not a loopback address; use 127.0.0.1, ::1 or localhost`);
+  }
+  const port = options.port ?? DEFAULT_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new InvalidInputError(`port ${port} is not an integer in 0-65535`);
+  }
+  const logLimit = options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT;
+  if (!Number.isInteger(logLimit) || logLimit < 1) {
+    throw new InvalidInputError(`requestLogLimit ${logLimit} is not a positive integer`);
+  }
+  return { host: host.startsWith("[") ? host.slice(1, -1) : host, port, logLimit };
+}
+
+function sameRateLimit(a: Switches["rateLimit"], b: Switches["rateLimit"]): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Start a simulator. Rejects with InvalidInputError on bad options, SimulatorStateError on a bad data file. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const { host, port, logLimit } = checkOptions(options);
+  const shops = parseShopSeeds(structuredClone(options.shops ?? DEFAULT_SHOPS));
+  let switches: Switches = { ...DEFAULT_SWITCHES, ...parseSwitchesPatch(options.switches ?? {}) };
+
+  const store = new SubscriptionStore(shops.map((s) => s.name));
+  if (options.dataFile !== undefined) {
+    const snapshot = loadState(options.dataFile);
+    if (snapshot !== undefined) store.load(snapshot);
+  }
+  const writer =
+    options.dataFile === undefined ? undefined : new StateWriter(options.dataFile, () => store.snapshot());
+  const persist = (): Promise<void> => writer?.save() ?? Promise.resolve();
+
+  const ring = new KeyRing(shops);
+  const limiter = new RateLimiter();
+  const log = new RequestLog(logLimit);
+  const faults = new FaultList();
+  const tokens = new Map(
+    shops.map((s) => [s.name, Buffer.from(s.keys.readWrite[0] ?? "").toString("base64")]),
+  );
+  const deliverer = new Deliverer(store, (shop) => tokens.get(shop), options.deliveryCa);
+
+  const sim: Omit<RunningSimulator, "baseUrl" | "close"> & { activeFaults: FaultList["list"] } = {
+    subscriptions: (shop) => store.list(shop),
+    state: () => store.snapshot(),
+    requests: () => log.list(),
+    clearRequests: () => log.clear(),
+    switches: () => structuredClone(switches),
+    setSwitches: (patch) => {
+      const next = { ...switches, ...parseSwitchesPatch(patch) };
+      if (!sameRateLimit(next.rateLimit, switches.rateLimit)) limiter.clear();
+      switches = next;
+    },
+    addFault: (fault) => faults.add(parseFault(fault)),
+    clearFaults: () => faults.clear(),
+    activeFaults: () => faults.list(),
+    reset: () => {
+      store.clear();
+      log.clear(true);
+      faults.clear();
+      limiter.clear();
+      deliverer.clear();
+      persist().catch(() => undefined);
+    },
+    deliveries: () => deliverer.list(),
+    emit: async (event) => deliverer.emit(parseEvent(event)),
+  };
+
+  const simServer = createSimServer({
+    api: { store, ring, limiter, switches: () => switches, persist },
+    control: sim,
+    log,
+    faults,
+  });
+  await new Promise<void>((resolve, reject) => {
+    simServer.server.once("error", reject);
+    simServer.server.listen(port, host, () => {
+      simServer.server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = simServer.server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    ...sim,
+    baseUrl: `http://${shownHost}:${address.port}`,
+    close: () => {
+      closing ??= (async () => {
+        await simServer.close();
+        await writer?.flush();
+        await deliverer.close();
+      })();
+      return closing;
+    },
+  };
+}

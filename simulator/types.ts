@@ -1,0 +1,146 @@
+/**
+ * Public types of the Shipping Service API simulator. The names are a contract shared with `provider/`:
+ * do not rename them.
+ */
+
+/** The three webhook hooks the Shipping Service knows. */
+export type Hook = "shipment_status_change" | "shipment_label_created" | "order_status_change";
+
+/** A stored webhook subscription. */
+export interface Subscription {
+  /** Positive integer from one global counter; never reused (except after an explicit reset). */
+  id: number;
+  hook: Hook;
+  /** The callback URL exactly as it was posted (https, lowercase). */
+  url: string;
+}
+
+/** A shop and its API keys, as given in options or in a CLI seed file. */
+export interface ShopSeed {
+  name: string;
+  keys: { readWrite: string[]; readOnly?: string[] };
+}
+
+/** Custom rate-limit settings: per key and per method, sliding window. */
+export interface RateLimitSettings {
+  windowMs: number;
+  post: number;
+  get: number;
+  delete: number;
+}
+
+/** Behaviours the spec leaves open ("not shown"); settable at start and at run time. */
+export interface Switches {
+  /** Accepted scheme word in `Authorization`. Default "both". */
+  authScheme: "basic" | "bearer" | "both";
+  /** Success status of GET on subscriptions. Default 200. */
+  getStatus: 200 | 201;
+  /** What re-posting an existing hook does to its id. Default "new-id". */
+  overwrite: "keep-id" | "new-id";
+  /** Rate limiting. Default "off"; "production" = POST 30, GET 150, DELETE 30 per 300_000 ms per key. */
+  rateLimit: "off" | "production" | RateLimitSettings;
+  /** Whether a 429 carries `Retry-After` (seconds until a slot frees). Default false. */
+  retryAfter: boolean;
+}
+
+/** A programmable fault applied to API requests (never to control endpoints). */
+export type FaultSpec =
+  | { kind: "latency"; ms: number; method?: string; count?: number }
+  | {
+      kind: "status";
+      status: number;
+      method?: string;
+      count?: number;
+      rate?: number;
+      retryAfterSeconds?: number;
+    }
+  | { kind: "reset"; method?: string; count?: number }
+  | { kind: "drop-after-write"; method?: string; count?: number }
+  | { kind: "stall"; ms?: number; method?: string; count?: number };
+
+/** One API request as the simulator saw it. */
+export interface RequestLogEntry {
+  seq: number;
+  at: string;
+  method: string;
+  path: string;
+  query: string;
+  /** Lower-case names; `authorization` redacted as "<scheme> [REDACTED]". */
+  headers: Record<string, string>;
+  /** The scheme word the client sent, lower-case. */
+  authScheme?: string;
+  shop?: string;
+  keyRole?: "read-write" | "read-only";
+  /** 0 if the connection was reset, dropped or stalled (or no response was sent yet). */
+  status: number;
+  fault?: FaultSpec["kind"];
+  /** Parsed JSON body of a POST, if any. */
+  body?: unknown;
+}
+
+/** One attempted webhook delivery and its outcome. */
+export interface Delivery {
+  id: string;
+  shop: string;
+  hook: Hook;
+  url: string;
+  body: unknown;
+  status?: number;
+  error?: string;
+  at: string;
+}
+
+/** An event to notify a shop about, via its subscription for the matching hook. */
+export type SimEvent =
+  | { kind: "shipment_status_change"; shop: string; shipmentId: number; status: number }
+  | { kind: "shipment_label_created"; shop: string; shipmentIds: number[]; status: "success" | "failed" }
+  | {
+      kind: "order_status_change";
+      shop: string;
+      uuid: string;
+      status: "open" | "partially_processed" | "processed" | "cancelled";
+    };
+
+/** The answer of `emit` when nothing was sent. */
+export interface NotDelivered {
+  delivered: false;
+  reason: string;
+}
+
+/** Options of `startSimulator`. */
+export interface SimulatorOptions {
+  /** Default 0 (ephemeral); the CLI defaults to 4010. */
+  port?: number;
+  /** Default "127.0.0.1"; anything that is not a loopback address is refused. */
+  host?: string;
+  /** JSON persistence file; absent = in memory. */
+  dataFile?: string;
+  /** Default: DEFAULT_SHOPS. */
+  shops?: ShopSeed[];
+  switches?: Partial<Switches>;
+  /** PEM of extra CA(s) to trust for HTTPS webhook deliveries. */
+  deliveryCa?: string;
+  /** Ring-buffer size of the request log, default 10_000 entries. */
+  requestLogLimit?: number;
+}
+
+/** A running simulator: its address, its state and its test hooks. */
+export interface RunningSimulator {
+  /** e.g. http://127.0.0.1:PORT (no trailing slash). */
+  readonly baseUrl: string;
+  close(): Promise<void>;
+  /** The shop's subscriptions, sorted by id. */
+  subscriptions(shop: string): Subscription[];
+  state(): { nextId: number; shops: Record<string, Subscription[]> };
+  /** API requests only (never control endpoints), oldest first. */
+  requests(): RequestLogEntry[];
+  clearRequests(): void;
+  switches(): Switches;
+  setSwitches(patch: Partial<Switches>): void;
+  addFault(fault: FaultSpec): void;
+  clearFaults(): void;
+  /** Subscriptions emptied; id counter, log, faults, deliveries and rate-limit windows cleared; shops and switches kept. */
+  reset(): void;
+  deliveries(): Delivery[];
+  emit(event: SimEvent): Promise<Delivery | NotDelivered>;
+}

@@ -1,0 +1,151 @@
+/** Validation of API input: the POST envelope, id lists in paths, and the Accept / Content-Type headers. */
+import { HOOKS } from "./constants";
+import { ApiError, ERROR_CODES, type ErrorItem } from "./errors";
+import type { Hook } from "./types";
+
+/** One validated item of a POST. */
+export interface NewSubscription {
+  hook: Hook;
+  url: string;
+}
+
+const ITEMS = "data.webhook_subscriptions";
+const HOOK_LIST = HOOKS.map((h) => `"${h}"`).join(", ");
+
+function item(code: number, title: string, message: string): ErrorItem {
+  return { status: 422, code, title, message };
+}
+
+function subscriptionError(message: string): ErrorItem {
+  return item(ERROR_CODES.invalidSubscription, "Invalid subscription", message);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function hasSpaceOrControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x20 || code === 0x7f) return true;
+  }
+  return /\s/.test(text);
+}
+
+/** Why `url` is not acceptable, or undefined when it is (absolute, https, lowercase, no whitespace). */
+export function urlProblem(url: string): string | undefined {
+  // WHATWG parsing trims and strips whitespace silently; a stored callback must be exactly what is called.
+  if (hasSpaceOrControl(url)) return "must be an absolute URL without whitespace or control characters";
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "must be an absolute URL, e.g. https://example.com/hooks";
+  }
+  if (parsed.protocol.toLowerCase() !== "https:") return "must use https";
+  if (url !== url.toLowerCase()) return `must be lowercase; use "${url.toLowerCase()}"`;
+  return undefined;
+}
+
+function validateItem(value: unknown, path: string, errors: ErrorItem[]): NewSubscription | undefined {
+  if (!isObject(value)) {
+    errors.push(subscriptionError(`${path} must be an object with "hook" and "url"`));
+    return undefined;
+  }
+  const { hook, url } = value;
+  let ok = true;
+  if (typeof hook !== "string" || !(HOOKS as readonly string[]).includes(hook)) {
+    const got = hook === undefined ? "is missing" : `is ${JSON.stringify(hook)}`;
+    errors.push(
+      item(ERROR_CODES.invalidHook, "Invalid hook", `${path}.hook ${got}; it must be one of ${HOOK_LIST}`),
+    );
+    ok = false;
+  }
+  if (typeof url !== "string") {
+    const got = url === undefined ? "is missing" : "must be a string";
+    errors.push(
+      item(ERROR_CODES.invalidUrl, "Invalid url", `${path}.url ${got}; it must be an https URL in lowercase`),
+    );
+    ok = false;
+  } else {
+    const problem = urlProblem(url);
+    if (problem !== undefined) {
+      errors.push(item(ERROR_CODES.invalidUrl, "Invalid url", `${path}.url ${problem}`));
+      ok = false;
+    }
+  }
+  return ok ? { hook: hook as Hook, url: url as string } : undefined;
+}
+
+/**
+ * Validate a parsed POST body `{"data":{"webhook_subscriptions":[{hook,url},...]}}` as a whole.
+ * Throws one 422 ApiError listing every problem (so a POST is all-or-nothing); answers the items in order.
+ */
+export function validateCreateBody(body: unknown): NewSubscription[] {
+  if (!isObject(body))
+    throw ApiError.many(422, [subscriptionError('body must be a JSON object with a "data" object')]);
+  const data = body.data;
+  if (!isObject(data))
+    throw ApiError.many(422, [subscriptionError('data must be an object holding "webhook_subscriptions"')]);
+  const list = data.webhook_subscriptions;
+  if (!Array.isArray(list) || list.length === 0) {
+    throw ApiError.many(422, [subscriptionError(`${ITEMS} must be a non-empty array of {hook, url}`)]);
+  }
+  const errors: ErrorItem[] = [];
+  const items = list.map((value, i) => validateItem(value, `${ITEMS}[${i}]`, errors));
+  const firstIndex = new Map<Hook, number>();
+  items.forEach((sub, i) => {
+    if (sub === undefined) return;
+    const first = firstIndex.get(sub.hook);
+    if (first === undefined) {
+      firstIndex.set(sub.hook, i);
+      return;
+    }
+    errors.push(
+      subscriptionError(
+        `${ITEMS}[${first}] and ${ITEMS}[${i}] both have hook "${sub.hook}"; a shop has one subscription per hook, send it once`,
+      ),
+    );
+  });
+  if (errors.length > 0) throw ApiError.many(422, errors);
+  return items as NewSubscription[];
+}
+
+/** Parse an id list `1;2;3` from a path; throws 400 naming the bad segment. Duplicates are dropped. */
+export function parseIdList(segment: string): number[] {
+  const ids: number[] = [];
+  for (const part of segment.split(";")) {
+    const id = /^\d+$/.test(part) ? Number(part) : Number.NaN;
+    if (!Number.isSafeInteger(id) || id < 1) {
+      const shown = part === "" ? "an empty id" : `"${part.slice(0, 40)}"`;
+      throw new ApiError(
+        400,
+        ERROR_CODES.malformed,
+        "Malformed id list",
+        `id list "${segment.slice(0, 80)}" has ${shown}; ids are positive integers separated by ";", e.g. 12;13`,
+      );
+    }
+    if (!ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
+/** Whether an `Accept` header admits a JSON answer (absent, application/json, application/*, or *\/* with q > 0). */
+export function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === "") return true;
+  return accept.split(",").some((range) => {
+    const [type = "", ...params] = range.split(";").map((p) => p.trim().toLowerCase());
+    if (type !== "application/json" && type !== "application/*" && type !== "*/*") return false;
+    const q = params.find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/** Whether a `Content-Type` is JSON: `application/json`, optionally with `charset=utf-8` (any case). */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const [type = "", ...params] = contentType.split(";").map((p) => p.trim().toLowerCase());
+  if (type !== "application/json") return false;
+  const charset = params.find((p) => p.startsWith("charset="));
+  return charset === undefined || ["utf-8", "utf8", '"utf-8"'].includes(charset.slice("charset=".length));
+}
