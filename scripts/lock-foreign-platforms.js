@@ -30,9 +30,18 @@ for (const [name, version] of Object.entries(biome.optionalDependencies ?? {})) 
   const key = `node_modules/${name}`;
   const platform = PLATFORMS[name.replace("@biomejs/cli-", "")];
   if (lock.packages[key] !== undefined || platform === undefined) continue;
-  lock.packages[key] = { version, ...platform, dev: true, license: biome.license, optional: true, engines: biome.engines };
+  lock.packages[key] = {
+    version,
+    ...platform,
+    dev: true,
+    license: biome.license,
+    optional: true,
+    engines: biome.engines,
+  };
   added++;
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
+);
 writeFileSync(LOCK, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`package-lock.json: ${added} platform entr${added === 1 ? "y" : "ies"} of @biomejs/biome added`);

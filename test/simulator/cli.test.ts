@@ -27,7 +27,8 @@ function builtIsFresh(): boolean {
 
 // `npm test` builds first; rebuilding here could swap dist/ under engine tests running at the same time.
 beforeAll(() => {
-  if (!builtIsFresh()) throw new Error(`${CLI} is missing or older than simulator/*.ts: run "npm run build" first`);
+  if (!builtIsFresh())
+    throw new Error(`${CLI} is missing or older than simulator/*.ts: run "npm run build" first`);
 });
 
 interface Running {
