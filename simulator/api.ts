@@ -6,7 +6,7 @@
 import type { IncomingMessage } from "node:http";
 import { authenticate, type Identity, type KeyRing, schemeWord } from "./auth";
 import { DEFAULT_BODY_LIMIT_BYTES, SERVICE_TITLE, SIM_ACCOUNT_ID } from "./constants";
-import { ApiError, ERROR_CODES } from "./errors";
+import { ApiError, ERROR_CODES, parseJsonBody } from "./errors";
 import { type Answer, readBody } from "./http-util";
 import { type RateLimiter, rateLimitSettings } from "./rate-limit";
 import { scrubJson } from "./request-log";
@@ -74,17 +74,7 @@ async function readJsonBody(req: IncomingMessage, entry: RequestLogEntry, ring: 
     const headers: Record<string, string> = result.drained ? {} : { connection: "close" };
     throw generic(413, "Payload too large", `the body exceeds ${DEFAULT_BODY_LIMIT_BYTES} bytes`, headers);
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(result.bytes.toString("utf8"));
-  } catch (error) {
-    throw new ApiError(
-      400,
-      ERROR_CODES.malformed,
-      "Malformed JSON",
-      `the body is not valid JSON: ${(error as Error).message}`,
-    );
-  }
+  const body = parseJsonBody(result.bytes.toString("utf8"));
   entry.body = scrubJson(body, ring);
   return body;
 }

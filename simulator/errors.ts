@@ -83,3 +83,17 @@ export function errorBody(items: ErrorItem[], requestId: string): ErrorBody {
   const text = items.map((item) => item.message).join("; ");
   return { message: `${text} (request_id: ${requestId})`, request_id: requestId, errors: items };
 }
+
+/** Parses a request body as JSON, or throws the 400 the API answers for malformed JSON. */
+export function parseJsonBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ApiError(
+      400,
+      ERROR_CODES.malformed,
+      "Malformed JSON",
+      `the body is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+}

@@ -10,10 +10,11 @@ import {
   STATUS_CODES,
 } from "node:http";
 import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { type ApiDeps, handleApi } from "./api";
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_STALL_MS } from "./constants";
 import { type ControlTarget, handleControl } from "./control";
-import { ApiError, ERROR_CODES } from "./errors";
+import { ApiError, ERROR_CODES, parseJsonBody } from "./errors";
 import type { FaultList } from "./faults";
 import { type Answer, errorAnswer, readBody, send, splitTarget } from "./http-util";
 import type { RequestLog } from "./request-log";
@@ -59,16 +60,42 @@ async function readControlJson(req: IncomingMessage): Promise<unknown> {
   }
   const text = result.bytes.toString("utf8");
   if (text.trim() === "") return {};
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ApiError(
-      400,
-      ERROR_CODES.malformed,
-      "Malformed JSON",
-      `the body is not valid JSON: ${(error as Error).message}`,
-    );
+  return parseJsonBody(text);
+}
+
+/** Statuses Node's HTTP parser errors map to (as its default handler does); anything else is a 400. */
+const PARSER_STATUSES: Record<string, number> = {
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+};
+
+/**
+ * A request Node's parser refused (bad method token, oversized headers, broken framing) never reaches the
+ * API handlers; answer it like every other 4xx, with the JSON error body, instead of Node's bare status
+ * line. The raw packet (which may hold an Authorization header) is never echoed.
+ */
+function onClientError(error: Error & { code?: string }, socket: Duplex): void {
+  // As Node's own handler: no answer when the peer is gone or a response is already half sent.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent === true) {
+    socket.destroy();
+    return;
   }
+  const status = PARSER_STATUSES[error.code ?? ""] ?? 400;
+  const title = STATUS_CODES[status] ?? "Bad Request";
+  const answer = errorAnswer(
+    new ApiError(status, ERROR_CODES.generic, title, `the HTTP request could not be parsed: ${title}`),
+  );
+  const text = JSON.stringify(answer.body);
+  const head = [
+    `HTTP/1.1 ${status} ${title}`,
+    "content-type: application/json; charset=utf-8",
+    `content-length: ${Buffer.byteLength(text)}`,
+    `x-request-id: ${answer.headers?.["x-request-id"] ?? ""}`,
+    "connection: close",
+  ];
+  socket.end(`${head.join("\r\n")}\r\n\r\n${text}`);
 }
 
 /** Create the HTTP server (not yet listening). */
@@ -159,6 +186,7 @@ export function createSimServer(deps: ServerDeps): SimServer {
         );
     });
   });
+  server.on("clientError", onClientError);
 
   return {
     server,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, type Subscription, startSimulator } from "../../simulator";
-import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, acmeStackConfig, TEST_SHOPS } from "../support/shops";
 import {
   type Declaration,
   declarationsProgram,
@@ -33,10 +33,7 @@ async function project(name: string) {
   const stack = await stackIn(
     box,
     declarationsProgram(() => declared),
-    {
-      "shipping:apiKey": { value: ACME_KEY, secret: true },
-      "shipping:baseUrl": { value: sim.baseUrl },
-    },
+    acmeStackConfig(sim.baseUrl),
   );
   const log = new OutputLog();
   return {

@@ -5,7 +5,7 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOOKS } from "../../provider/hooks";
 import { type RunningSimulator, startSimulator } from "../../simulator";
-import { ACME_KEY, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, acmeStackConfig, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
 import {
   type Declaration,
   declarationsProgram,
@@ -30,10 +30,7 @@ const ORDERS: Declaration = {
   hook: "order_status_change",
   url: "https://hooks.example.com/o",
 };
-const config = () => ({
-  "shipping:apiKey": { value: ACME_KEY, secret: true },
-  "shipping:baseUrl": { value: sim.baseUrl },
-});
+const config = () => acmeStackConfig(sim.baseUrl);
 
 describe("provider builds and project copies", () => {
   it("a changed provider build (a package upgrade) shows no change and keeps every output", async () => {

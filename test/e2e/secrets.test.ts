@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../simulator";
-import { ACME_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, acmeStackConfig, leaksOf, TEST_SHOPS } from "../support/shops";
 import {
   type Declaration,
   declarationsProgram,
@@ -66,10 +66,7 @@ describe("the API key in state and output", () => {
   it("set with config --secret: 0 bytes at rest, in a plain export, in __provider, or in output", async () => {
     sim.reset();
     const box = sandbox("secret-config");
-    const run = await fullLifecycle(box, {
-      "shipping:apiKey": { value: ACME_KEY, secret: true },
-      "shipping:baseUrl": { value: sim.baseUrl },
-    });
+    const run = await fullLifecycle(box, acmeStackConfig(sim.baseUrl));
     const atRest = filesUnder(box.backendDir).concat(filesUnder(box.workDir));
     expect(
       atRest.filter((f) => f.path.includes("history") || f.path.includes(".bak")).length,
@@ -119,10 +116,7 @@ describe("a secret callback URL", () => {
     const stack = await stackIn(
       box,
       declarationsProgram(() => declared),
-      {
-        "shipping:apiKey": { value: ACME_KEY, secret: true },
-        "shipping:baseUrl": { value: sim.baseUrl },
-      },
+      acmeStackConfig(sim.baseUrl),
     );
     const log = new OutputLog();
     await engine(stack.up({ onOutput: log.onOutput }), "up");

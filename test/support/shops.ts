@@ -20,3 +20,8 @@ export function secretForms(key: string): string[] {
 export function leaksOf(key: string, text: string): string[] {
   return secretForms(key).filter((form) => text.includes(form));
 }
+
+/** Stack config of the acme shop against a simulator, with the key set as a secret. */
+export function acmeStackConfig(baseUrl: string): Record<string, { value: string; secret?: boolean }> {
+  return { "shipping:apiKey": { value: ACME_KEY, secret: true }, "shipping:baseUrl": { value: baseUrl } };
+}
