@@ -24,7 +24,11 @@ let configSource: ConfigSource | undefined;
 const clients = new Map<string, ShippingClient>();
 /** Hooks written (or adopted) by a create in this deployment: shopKey -> hook -> subscription id. */
 const claims = new Map<string, Map<string, number>>();
-/** In-flight listings, shared by creates of the same shop that run at the same time. */
+/**
+ * One listing per shop per deployment, shared by every create of that shop (the engine starts creates a
+ * few ms apart, so sharing only in-flight requests would still list once per create). Kept current with
+ * this process's own writes; each hook is created at most once per deployment, so nothing else needs it.
+ */
 const listings = new Map<string, Promise<LiveSubscription[]>>();
 
 function clientFor(target: ShopTarget): ShippingClient {
@@ -93,10 +97,19 @@ function sharedListing(target: ShopTarget): Promise<LiveSubscription[]> {
   if (listing === undefined) {
     listing = clientFor(target).list();
     listings.set(target.shopKey, listing);
-    const forget = () => listings.delete(target.shopKey);
-    listing.then(forget, forget);
+    // A failed listing is not kept: the next create asks again.
+    listing.catch(() => listings.delete(target.shopKey));
   }
   return listing;
+}
+
+function recordWrite(target: ShopTarget, written: LiveSubscription): void {
+  const listing = listings.get(target.shopKey);
+  if (listing === undefined) return;
+  listings.set(
+    target.shopKey,
+    listing.then((subs) => [...subs.filter((s) => s.hook !== written.hook), written]),
+  );
 }
 
 function claim(target: ShopTarget, hook: string, id: number): void {
@@ -156,6 +169,7 @@ export async function create(
       ? current.id
       : ((await clientFor(target).create([{ hook, url }]))[0] as number);
   claim(target, hook, id);
+  recordWrite(target, { id, hook, url });
   const outs: SubscriptionOutputs = {
     hook,
     url,

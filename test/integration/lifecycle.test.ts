@@ -73,6 +73,19 @@ describe.each(MATRIX)(
       ).toEqual(["DELETE", "GET"]); // one batched GET, one batched DELETE
     });
 
+    it("lists a shop once per deployment, even when its creates do not overlap", async () => {
+      const provider = await freshProvider(config);
+      const ids: Record<string, string> = {};
+      for (const hook of [SHIPMENTS, LABELS, ORDERS]) {
+        ids[hook] = (await provider.create({ hook, url: `https://h.example/${hook}` })).id;
+      }
+      expect(calls().map((r) => r.method)).toEqual(["GET", "POST", "POST", "POST"]);
+      // A later replacement in the same deployment sees this deployment's own write as the previous one.
+      const replaced = await provider.create({ hook: ORDERS, url: "https://h.example/orders-v2" });
+      expect(replaced.outs.previous).toEqual({ id: Number(ids[ORDERS]), url: `https://h.example/${ORDERS}` });
+      expect(calls().filter((r) => r.method === "GET")).toHaveLength(1);
+    });
+
     it("changes a URL with no gap: create-before-delete leaves one subscription, the new one, whose id is in state", async () => {
       const first = await (await freshProvider(config)).create({
         hook: ORDERS,
