@@ -6,7 +6,12 @@ export default defineConfig({
       {
         test: {
           name: "fast",
-          include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts", "test/simulator/**/*.test.ts"],
+          include: [
+            "test/unit/**/*.test.ts",
+            "test/integration/**/*.test.ts",
+            "test/simulator/**/*.test.ts",
+            "test/property/**/*.test.ts",
+          ],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -15,7 +20,7 @@ export default defineConfig({
         // Each engine test starts the Pulumi CLI several times: one file at a time, generous (finite) limits.
         test: {
           name: "e2e",
-          include: ["test/e2e/**/*.test.ts"],
+          include: ["test/e2e/**/*.test.ts", "test/reliability/**/*.test.ts", "test/package/**/*.test.ts"],
           testTimeout: 600_000,
           hookTimeout: 60_000,
           fileParallelism: false,

@@ -7,7 +7,7 @@ export type { LiveSubscription } from "./client/apiSchemas";
 export type { AuthSchemeSetting } from "./client/authScheme";
 export { DEFAULT_TIMEOUTS, type Timeouts } from "./client/httpTransport";
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from "./client/retryPolicy";
-export { ShippingClient, type ShippingClientOptions } from "./client/shippingClient";
+export { type NewSubscription, ShippingClient, type ShippingClientOptions } from "./client/shippingClient";
 export * from "./errors";
 export { HOOKS, type Hook, isHook } from "./hooks";
 export { callbackUrlProblem } from "./schemas";

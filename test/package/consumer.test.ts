@@ -1,0 +1,134 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../simulator";
+import { dist, REPO_ROOT, stateResources } from "../e2e/support/engine";
+import { ACME_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import {
+  type ConsumerProject,
+  installConsumer,
+  type PackedPackage,
+  packRepository,
+  temporaryRoot,
+  undeclaredRequires,
+} from "./support/consumer";
+import { runOk } from "./support/process";
+
+/** One deploy script: Node start, Automation API, CLI up and destroy, on a loaded machine. */
+const DEPLOY_DEADLINE_MS = 240_000;
+const TSC = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
+
+let sim: RunningSimulator;
+let root: string;
+let packed: PackedPackage;
+let consumer: ConsumerProject;
+
+beforeAll(async () => {
+  sim = await startSimulator({ shops: TEST_SHOPS });
+  root = temporaryRoot();
+  packed = await packRepository(root);
+  consumer = await installConsumer(root, packed.tarball);
+}, 600_000);
+
+afterAll(async () => {
+  await sim?.close();
+  if (root !== undefined) rmSync(root, { recursive: true, force: true });
+});
+
+/** Environment of a process in the consumer project: no SHIPPING_* or PULUMI_* of the developer's shell. */
+function consumerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith("SHIPPING_") && !name.startsWith("PULUMI_")) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+describe("the npm package", () => {
+  it("packs dist/provider, dist/simulator, README.md and package.json only", () => {
+    const outside = packed.files.filter(
+      (path) => !/^(dist\/provider\/|dist\/simulator\/|README\.md$|package\.json$)/.test(path),
+    );
+    expect(outside).toEqual([]);
+    for (const entry of [
+      "dist/provider/index.js",
+      "dist/provider/index.d.ts",
+      "dist/provider/runtime.js",
+      "dist/provider/cli/index.js",
+      "dist/simulator/index.js",
+    ]) {
+      expect(packed.files).toContain(entry);
+    }
+    expect(packed.files.filter((path) => path.endsWith(".ts") && !path.endsWith(".d.ts"))).toEqual([]);
+  });
+
+  it("requires at run time nothing but Node built-ins, its dependencies and its peer @pulumi/pulumi", () => {
+    expect(undeclaredRequires(join(consumer.dir, "node_modules", "pulumi-shipping-webhooks"))).toEqual([]);
+  });
+
+  it.each([
+    ["deploy.mjs", "esm"],
+    ["deploy.cjs", "cjs"],
+  ])("%s deploys from the consumer's node_modules, then destroys", async (script, flavour) => {
+    sim.reset();
+    const url = `https://hooks.example.com/consumer/${flavour}`;
+    const run = await runOk(process.execPath, [script], {
+      cwd: consumer.dir,
+      env: consumerEnv({
+        PULUMI_HOME: consumer.pulumiHome,
+        CONSUMER_PULUMI_ROOT: dist.pulumiCli.pulumiCliRoot(),
+        CONSUMER_BACKEND_DIR: consumer.backendDir,
+        CONSUMER_API_KEY: ACME_KEY,
+        CONSUMER_BASE_URL: sim.baseUrl,
+        CONSUMER_HOOK_URL: url,
+      }),
+      deadlineMs: DEPLOY_DEADLINE_MS,
+    });
+    const { subscriptionId } = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}") as {
+      subscriptionId?: number;
+    };
+    const writes = sim.requests().filter((r) => r.method !== "GET");
+    expect(writes.map((r) => [r.method, r.path, r.status])).toEqual([
+      ["POST", "/webhook_subscriptions", 200],
+      ["DELETE", `/webhook_subscriptions/${subscriptionId}`, 204],
+    ]);
+    expect(writes[0]?.body).toEqual({
+      data: { webhook_subscriptions: [{ hook: "order_status_change", url }] },
+    });
+    expect(sim.subscriptions("acme")).toEqual([]);
+
+    const state = JSON.parse(readFileSync(join(consumer.dir, `state-consumer-${flavour}.json`), "utf8"));
+    const resource = stateResources(state).find((r) => r.type.endsWith("shipping:WebhookSubscription"));
+    const shim = String(resource?.inputs.__provider);
+    expect(shim).toContain('RUNTIME_MODULE: "pulumi-shipping-webhooks/runtime"');
+    expect(shim).toContain("require(RUNTIME_MODULE)");
+    for (const path of [REPO_ROOT, consumer.dir, root, tmpdir(), homedir(), "node_modules", "/dist/"]) {
+      expect(shim, `__provider contains ${path}`).not.toContain(path);
+    }
+    expect(leaksOf(ACME_KEY, shim + run.stdout + run.stderr)).toEqual([]);
+  });
+
+  it("installs the export CLI as a bin whose TypeScript output type-checks as CJS and ESM", async () => {
+    sim.reset();
+    const client = new dist.provider.ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
+    await client.create([
+      { hook: "shipment_label_created", url: "https://hooks.example.com/consumer/labels" },
+    ]);
+    await client.close();
+    const run = await runOk("npx", ["--no-install", "pulumi-shipping-webhooks", "export"], {
+      cwd: consumer.dir,
+      env: consumerEnv({ SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl }),
+      deadlineMs: 120_000,
+    });
+    expect(run.stdout).toContain('url: "https://hooks.example.com/consumer/labels"');
+    writeFileSync(join(consumer.dir, "adopted.ts"), run.stdout);
+    writeFileSync(join(consumer.dir, "adopted.mts"), run.stdout);
+    const flags = ["--noEmit", "--strict", "--module", "node16", "--target", "es2022", "--skipLibCheck"];
+    await runOk(process.execPath, [TSC, ...flags, "adopted.ts", "adopted.mts"], {
+      cwd: consumer.dir,
+      env: consumerEnv({}),
+      deadlineMs: 120_000,
+    });
+  });
+});

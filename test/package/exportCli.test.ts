@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../simulator";
+import { dist, REPO_ROOT } from "../e2e/support/engine";
+import { ACME_KEY, GLOBEX_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { CLI_PATH, runCli } from "./support/cli";
+import { runProcess } from "./support/process";
+
+let sim: RunningSimulator;
+beforeAll(async () => {
+  sim = await startSimulator({ shops: TEST_SHOPS });
+});
+afterAll(() => sim.close());
+beforeEach(() => sim.reset());
+
+const SHOPS = JSON.stringify({ acme: { apiKey: ACME_KEY }, globex: { apiKey: GLOBEX_KEY } });
+const NO_RETRY = JSON.stringify({ maxRetries: 0 });
+
+async function seed(apiKey: string, subscriptions: Array<{ hook: string; url: string }>): Promise<number[]> {
+  const client = new dist.provider.ShippingClient({ baseUrl: sim.baseUrl, apiKey });
+  try {
+    return await client.create(subscriptions);
+  } finally {
+    await client.close();
+    sim.clearRequests();
+  }
+}
+
+describe("pulumi-shipping-webhooks export: the command line", () => {
+  it("--help prints the usage and exits 0", async () => {
+    const run = await runCli(["--help"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("Usage: pulumi-shipping-webhooks export [--shop <name>]");
+  });
+
+  it("loads no @pulumi/pulumi module, so it starts fast", async () => {
+    const probe = `require(${JSON.stringify(CLI_PATH)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)))`;
+    const run = await runProcess(process.execPath, ["-e", probe], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? "" },
+      deadlineMs: 60_000,
+    });
+    const loaded = JSON.parse(run.stdout) as string[];
+    expect(loaded).toContain(CLI_PATH);
+    expect(loaded.filter((path) => path.includes("@pulumi"))).toEqual([]);
+  });
+
+  it.each([
+    [[], "missing command"],
+    [["import"], 'unknown command "import"'],
+    [["export", "--format", "json"], "--format must be ts or yaml"],
+    [["export", "--shop", "Acme Inc"], '--shop "Acme Inc" is not a shop name'],
+    [["export", "--project", "a b"], '--project "a b" is not a Pulumi project name'],
+    [["export", "--verbose"], "Unknown option '--verbose'"],
+    [
+      ["export", "--base-url", "http://api.example.com"],
+      '--base-url: "http://api.example.com" must use HTTPS',
+    ],
+  ])("%j exits 2 with %s and the usage", async (args, message) => {
+    const run = await runCli(args as string[], {
+      SHIPPING_API_KEY: ACME_KEY,
+      SHIPPING_BASE_URL: sim.baseUrl,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).toContain("Usage:");
+    expect(run.stdout).toBe("");
+    expect(sim.requests()).toEqual([]);
+  });
+});
+
+describe("pulumi-shipping-webhooks export: errors are the provider's, exit 1", () => {
+  it("without a key: the configuration message, and no request", async () => {
+    const run = await runCli(["export"], { SHIPPING_BASE_URL: sim.baseUrl });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("shipping:apiKey: is not set");
+    expect(run.stderr).toContain("SHIPPING_API_KEY");
+    expect(sim.requests()).toEqual([]);
+  });
+
+  it("a shop missing from SHIPPING_SHOPS, or no base URL: the configuration message", async () => {
+    const noShop = await runCli(["export", "--shop", "initech"], {
+      SHIPPING_SHOPS: SHOPS,
+      SHIPPING_BASE_URL: sim.baseUrl,
+    });
+    expect(noShop.status).toBe(1);
+    expect(noShop.stderr).toContain('shipping:shops: has no shop "initech"');
+    const noBase = await runCli(["export"], { SHIPPING_API_KEY: ACME_KEY });
+    expect(noBase.status).toBe(1);
+    expect(noBase.stderr).toContain("shipping:baseUrl: is not set");
+  });
+
+  it("a wrong key: the ShippingError message with the API's answer and a hint, the key redacted", async () => {
+    const wrongKey = "acme-wrong-key-99";
+    const run = await runCli(["export"], { SHIPPING_API_KEY: wrongKey, SHIPPING_BASE_URL: sim.baseUrl });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/Request failed with status code 401 .*GET .*\/webhook_subscriptions\//);
+    expect(run.stderr).toContain("hint: check the API key");
+    expect(leaksOf(wrongKey, run.stdout + run.stderr)).toEqual([]);
+  });
+
+  it("an API that is down: the connection error, after the configured retries", async () => {
+    const closed = await startSimulator({ shops: TEST_SHOPS });
+    const baseUrl = closed.baseUrl;
+    await closed.close();
+    const run = await runCli(["export"], {
+      SHIPPING_API_KEY: ACME_KEY,
+      SHIPPING_BASE_URL: baseUrl,
+      SHIPPING_RETRY: NO_RETRY,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/Request failed: GET .*ECONNREFUSED/);
+  });
+});
+
+describe("pulumi-shipping-webhooks export: output", () => {
+  it("TypeScript: one WebhookSubscription per live subscription, in hook order, for the default shop", async () => {
+    await seed(ACME_KEY, [
+      { hook: "order_status_change", url: "https://hooks.example.com/acme/orders" },
+      { hook: "shipment_status_change", url: "https://hooks.example.com/acme/shipments" },
+    ]);
+    await seed(GLOBEX_KEY, [{ hook: "shipment_label_created", url: "https://hooks.example.com/globex" }]);
+    const run = await runCli(["export"], { SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('import { WebhookSubscription } from "pulumi-shipping-webhooks";');
+    expect(run.stdout).toContain("export default async function program() {");
+    const declared = [
+      ...run.stdout.matchAll(
+        /new WebhookSubscription\("([a-z_]+)", \{\s+hook: "\1",\s+url: "([^"]+)",\s+\}\);/g,
+      ),
+    ];
+    expect(declared.map((m) => [m[1], m[2]])).toEqual([
+      ["shipment_status_change", "https://hooks.example.com/acme/shipments"],
+      ["order_status_change", "https://hooks.example.com/acme/orders"],
+    ]);
+    expect(run.stdout).not.toContain("globex");
+    expect(run.stderr).toBe("");
+    expect(sim.requests().map((r) => `${r.method} ${r.path}`)).toEqual(["GET /webhook_subscriptions/"]);
+  });
+
+  it("YAML for --shop: the shop and the <project>:hooks map; --base-url wins over the environment", async () => {
+    await seed(GLOBEX_KEY, [
+      { hook: "shipment_label_created", url: "https://hooks.example.com/globex/labels?token=t1" },
+    ]);
+    const run = await runCli(
+      ["export", "--shop", "globex", "--format", "yaml", "--project", "webhooks", "--base-url", sim.baseUrl],
+      { SHIPPING_SHOPS: SHOPS, SHIPPING_BASE_URL: "https://unused.example.com" },
+    );
+    expect(run.status).toBe(0);
+    const config = run.stdout.split("\n").filter((line) => line !== "" && !line.startsWith("#"));
+    expect(config).toEqual([
+      "config:",
+      '  webhooks:shop: "globex"',
+      "  webhooks:hooks:",
+      '    shipment_label_created: "https://hooks.example.com/globex/labels?token=t1"',
+    ]);
+    expect(run.stderr).toContain("note: some callback URLs carry a query string");
+  });
+
+  it("an empty shop: a program with no resource, and an empty hooks map", async () => {
+    const env = { SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl };
+    const ts = await runCli(["export"], env);
+    expect(ts.stdout).toContain("0 live subscriptions to adopt");
+    expect(ts.stdout).toContain("  return {};");
+    const yaml = await runCli(["export", "--format", "yaml"], env);
+    expect(yaml.stdout).toContain("  from-config:hooks: {}");
+  });
+});
