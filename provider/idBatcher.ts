@@ -1,5 +1,9 @@
-/** How long a batch waits for more ids of the same shop before its request is sent, in ms. */
-export const BATCH_WINDOW_MS = 5;
+/**
+ * How long a batch waits for more ids of the same shop before its request is sent, in ms. 25 ms catches the
+ * deletes and reads that the engine starts a few checkpoint writes apart (measured: destroy of 10 shops x 3
+ * hooks went from 54 to 42 API calls versus 5 ms); one shared call saves far more than that at API latency.
+ */
+export const BATCH_WINDOW_MS = 25;
 /** Most ids joined into one request (`/webhook_subscriptions/1;2;3`); the API's own limit is not shown. */
 export const MAX_IDS_PER_REQUEST = 50;
 
