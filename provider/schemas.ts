@@ -1,11 +1,23 @@
 import { z } from "zod";
 import { HOOKS } from "./hooks";
 
+function hasSpaceOrControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x20 || code === 0x7f) return true;
+  }
+  return /\s/.test(text);
+}
+
 /**
  * Why a callback URL is refused, with the fix; undefined when it is fine. The service stores URLs lowercase
  * and only calls HTTPS, so anything else would be rejected (or silently changed) by the API.
  */
 export function callbackUrlProblem(url: string): string | undefined {
+  // URL parsing trims or drops these silently ("https://a.example/x " parses), but the service refuses them.
+  if (hasSpaceOrControl(url)) {
+    return `${JSON.stringify(url)} must not contain whitespace or control characters (the service refuses them); remove them`;
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);

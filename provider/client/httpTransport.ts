@@ -87,6 +87,27 @@ function headerRecord(headers: Record<string, string | string[] | undefined>): R
   return out;
 }
 
+/**
+ * The credential of an Authorization header in every form a server might echo back (debugging proxies and
+ * some error pages quote request headers): the base64 token, padded or not, and the decoded key, also as
+ * escaped inside a JSON string. Longest first, so that no form is left half replaced.
+ */
+function credentialForms(headers: Record<string, string>): string[] {
+  const authorization = Object.entries(headers).find(([name]) => name.toLowerCase() === "authorization")?.[1];
+  const token = authorization?.split(" ")[1] ?? "";
+  if (token === "") return [];
+  const key = Buffer.from(token, "base64").toString("utf8");
+  const forms = [token, token.replace(/=+$/, ""), key, JSON.stringify(key).slice(1, -1)];
+  return [...new Set(forms.filter((form) => form.length >= 4))].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with every form of the credential replaced, so that no error quoting the answer carries it. */
+function withoutCredential(text: string, forms: readonly string[]): string {
+  let out = text;
+  for (const form of forms) if (out.includes(form)) out = out.split(form).join("[REDACTED]");
+  return out;
+}
+
 function parseBody(text: string): { json: unknown; ok: boolean } {
   if (text.trim() === "") return { json: undefined, ok: true };
   try {
@@ -199,9 +220,15 @@ export class HttpTransport {
         dispatcher: this.#dispatcher,
         signal: AbortSignal.timeout(this.#deadlineMs),
       });
+      const forms = credentialForms(headers);
       status = response.statusCode;
-      responseHeaders = headerRecord(response.headers);
-      text = await response.body.text();
+      responseHeaders = Object.fromEntries(
+        Object.entries(headerRecord(response.headers)).map(([name, value]) => [
+          name,
+          withoutCredential(value, forms),
+        ]),
+      );
+      text = withoutCredential(await response.body.text(), forms);
     } catch (error) {
       throw connectionFailure(redacted, error, this.#deadlineMs);
     }
