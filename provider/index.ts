@@ -10,6 +10,7 @@ export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from "./client/retryPolicy
 export { type NewSubscription, ShippingClient, type ShippingClientOptions } from "./client/shippingClient";
 export * from "./errors";
 export { HOOKS, type Hook, isHook } from "./hooks";
+export { type DeclaredHook, hooksFromConfig } from "./hooksFromConfig";
 export { callbackUrlProblem } from "./schemas";
 export { SETTINGS } from "./settings";
 export {
