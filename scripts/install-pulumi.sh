@@ -53,8 +53,12 @@ fi
 
 mkdir -p "$root/bin"
 step "Downloading Go modules for the Pulumi CLI v$PULUMI_VERSION (cold: about 1 minute, 1.4 GB cache)"
-(cd "$repo_root/scripts/pulumi-cli" && GOTOOLCHAIN=local GOFLAGS=-mod=readonly go mod download -x 2>&1 |
-  grep -c '^# get' | sed 's/^/    modules fetched: /') || fail "go mod download failed (is the Go module proxy reachable?)"
+download_log="$(mktemp)"
+(cd "$repo_root/scripts/pulumi-cli" && GOTOOLCHAIN=local GOFLAGS=-mod=readonly go mod download -x >"$download_log" 2>&1) ||
+  fail "go mod download failed (is the Go module proxy reachable?): $(tail -n 5 "$download_log")"
+# grep -c exits 1 when nothing was fetched (a warm module cache): that is not a failure.
+echo "    modules fetched: $(grep -c '^# get' "$download_log" || true)"
+rm -f "$download_log"
 done_step
 
 step "Compiling the Pulumi CLI (cold: about 5 minutes on 2 cores)"
