@@ -25,10 +25,7 @@ process.stderr.write(JSON.stringify({ requireRuntimeMs: t2 - t1 }) + "\\n");
 runtime.configure({ config: { get: () => undefined } }).then(() => runtime.read("1", {}));
 `;
 
-async function once(
-  baseUrl: string,
-  withHost: boolean,
-): Promise<{ firstRequestMs: number; requireRuntimeMs: number }> {
+async function once(withHost: boolean): Promise<{ firstRequestMs: number; requireRuntimeMs: number }> {
   const sim = await startSimulator({ shops: [{ name: "cold", keys: { readWrite: ["cold-start-key"] } }] });
   try {
     const started = Date.now();
@@ -48,7 +45,6 @@ async function once(
     return { firstRequestMs: Date.parse(first.at) - started, requireRuntimeMs: parsed.requireRuntimeMs };
   } finally {
     await sim.close();
-    void baseUrl;
   }
 }
 
@@ -58,10 +54,10 @@ export async function measureColdStart(runs: number): Promise<ColdStart> {
   const host: number[] = [];
   const requireMs: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const a = await once("", false);
+    const a = await once(false);
     plain.push(a.firstRequestMs);
     requireMs.push(a.requireRuntimeMs);
-    host.push((await once("", true)).firstRequestMs);
+    host.push((await once(true)).firstRequestMs);
   }
   return {
     runtimeOnlyMs: median(plain),

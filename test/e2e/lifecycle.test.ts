@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ShippingClient } from "../../provider/client/shippingClient";
 import { type RunningSimulator, type Subscription, startSimulator } from "../../simulator";
 import { ACME_KEY, acmeStackConfig, TEST_SHOPS } from "../support/shops";
 import {
@@ -52,6 +53,16 @@ async function project(name: string) {
       return Object.fromEntries(resources.map((r) => [r.outputs.hook, Number(r.id)]));
     },
   };
+}
+
+/** Changes made outside the stack, as the back office or another tool would, with the shop's own key. */
+async function outOfBand(change: (client: ShippingClient) => Promise<unknown>): Promise<void> {
+  const client = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
+  try {
+    await change(client);
+  } finally {
+    await client.close();
+  }
 }
 
 function live(): Subscription[] {
@@ -162,13 +173,12 @@ describe("the engine end to end", () => {
     p.declare(THREE);
     await p.up();
     const ids = await p.stateIds();
-    const { ShippingClient } = await import("../../provider/client/shippingClient.js");
-    const backOffice = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
-    await backOffice.delete([ids[LABELS] ?? 0]);
-    sim.setSwitches({ overwrite: "keep-id" }); // a back-office edit of the URL keeps the subscription's id
-    await backOffice.create([{ hook: ORDERS, url: "https://backoffice.example.com/o" }]);
-    sim.setSwitches({ overwrite: "new-id" });
-    await backOffice.close();
+    await outOfBand(async (backOffice) => {
+      await backOffice.delete([ids[LABELS] ?? 0]);
+      sim.setSwitches({ overwrite: "keep-id" }); // a back-office edit of the URL keeps the subscription's id
+      await backOffice.create([{ hook: ORDERS, url: "https://backoffice.example.com/o" }]);
+      sim.setSwitches({ overwrite: "new-id" });
+    });
 
     const refresh = await p.refresh();
     expect(refresh.summary.resourceChanges?.delete).toBe(1);
@@ -187,10 +197,10 @@ describe("the engine end to end", () => {
 
   it("adopts a subscription that existed before the stack and says so", async () => {
     sim.reset();
-    const { ShippingClient } = await import("../../provider/client/shippingClient.js");
-    const before = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
-    const [oldId] = await before.create([{ hook: ORDERS, url: "https://legacy.example.com/o" }]);
-    await before.close();
+    let oldId: number | undefined;
+    await outOfBand(async (before) => {
+      [oldId] = await before.create([{ hook: ORDERS, url: "https://legacy.example.com/o" }]);
+    });
     const p = await project("adopt");
     p.declare(THREE);
     const up = await p.up();
@@ -204,10 +214,8 @@ describe("the engine end to end", () => {
     const p = await project("destroy");
     p.declare(THREE);
     await p.up();
-    const { ShippingClient } = await import("../../provider/client/shippingClient.js");
-    const backOffice = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
-    await backOffice.delete([(await p.stateIds())[SHIPMENTS] ?? 0]);
-    await backOffice.close();
+    const ids = await p.stateIds();
+    await outOfBand((backOffice) => backOffice.delete([ids[SHIPMENTS] ?? 0]));
     const destroy = await p.destroy();
     expect(destroy.summary.resourceChanges?.delete).toBe(4);
     expect(live()).toEqual([]);

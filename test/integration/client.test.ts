@@ -3,6 +3,7 @@ import { forgetLearnedSchemes } from "../../provider/client/authScheme";
 import { ShippingClient, type ShippingClientOptions } from "../../provider/client/shippingClient";
 import { ShippingConnectionError, ShippingError, ShippingRequestError } from "../../provider/errors";
 import { type RunningSimulator, startSimulator } from "../../simulator";
+import { rejectionOf } from "../support/rejection";
 import { ACME_KEY, ACME_READ_ONLY_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
 
 /** Fast retries and short timeouts so that fault tests stay quick; the policy itself is the default's. */
@@ -19,13 +20,8 @@ function client(options: Partial<ShippingClientOptions> = {}): ShippingClient {
   return made;
 }
 
-async function failure(promise: Promise<unknown>): Promise<ShippingError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ShippingError);
-  return error as ShippingError;
+function failure(promise: Promise<unknown>): Promise<ShippingError> {
+  return rejectionOf(promise, ShippingError);
 }
 
 beforeAll(async () => {

@@ -10,6 +10,7 @@ import { ShippingConfigError, ShippingConnectionError } from "../../provider/err
 import { resolveShop } from "../../provider/settings";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { freshProvider } from "../support/provider";
+import { rejectionOf } from "../support/rejection";
 import { ACME_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
 import { FAST_CLIENT } from "./support/faults";
 import { openProject } from "./support/project";
@@ -49,13 +50,8 @@ function client(baseUrl: string, caCertificates?: string): ShippingClient {
   return made;
 }
 
-async function rejection(call: Promise<unknown>): Promise<Error> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as Error;
+function rejection(call: Promise<unknown>): Promise<Error> {
+  return rejectionOf(call, Error);
 }
 
 describe("TLS to the API", () => {
