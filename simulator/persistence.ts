@@ -4,9 +4,10 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { STATE_FILE_VERSION } from "./constants";
-import { formatIssues, stateFileSchema } from "./schemas";
+import { setOwn } from "./records";
+import { formatIssues, stateFileSchema, stateShopSchema } from "./schemas";
 import type { StoreSnapshot } from "./store";
-import type { Hook } from "./types";
+import type { Hook, Subscription } from "./types";
 import { urlProblem } from "./validation";
 
 /** The data file cannot be used: unreadable, not JSON, or not a valid state. The message says how to fix it. */
@@ -82,7 +83,19 @@ export function loadState(file: string): StoreSnapshot | undefined {
       `is not a simulator state (version ${STATE_FILE_VERSION}): ${formatIssues(parsed.error)}`,
     );
   }
-  const snapshot = { nextId: parsed.data.nextId, shops: parsed.data.shops } as StoreSnapshot;
+  const shops: StoreSnapshot["shops"] = {};
+  // From the parsed JSON's own entries: JSON.parse keeps a shop named `__proto__` as a key, zod would not.
+  for (const [name, list] of Object.entries((json as { shops: Record<string, unknown> }).shops)) {
+    const subs = stateShopSchema.safeParse(list);
+    if (!subs.success) {
+      throw new SimulatorStateError(
+        file,
+        `is not a simulator state (version ${STATE_FILE_VERSION}): ${formatIssues(subs.error, ["shops", name])}`,
+      );
+    }
+    setOwn(shops, name, subs.data as Subscription[]);
+  }
+  const snapshot: StoreSnapshot = { nextId: parsed.data.nextId, shops };
   const problem = semanticProblem(snapshot);
   if (problem !== undefined) throw new SimulatorStateError(file, `is inconsistent: ${problem}`);
   return snapshot;

@@ -4,16 +4,26 @@
  */
 import type { IncomingMessage } from "node:http";
 import { type KeyRing, redactAuthorization } from "./auth";
+import { setOwn } from "./records";
 import type { RequestLogEntry } from "./types";
 
-/** Copy the request headers: lower-case names, Authorization redacted, any key elsewhere scrubbed. */
+/**
+ * Copy the request headers from the raw list (Node's `req.headers` drops a header named `__proto__`):
+ * lower-case names, repeated headers joined with ", ", Authorization redacted, any key elsewhere scrubbed
+ * (names included).
+ */
 export function loggedHeaders(req: IncomingMessage, ring: KeyRing): Record<string, string> {
+  const joined = new Map<string, string>();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] ?? "").toLowerCase();
+    const value = raw[i + 1] ?? "";
+    const before = joined.get(name);
+    joined.set(name, before === undefined ? value : `${before}, ${value}`);
+  }
   const headers: Record<string, string> = {};
-  for (const name in req.headers) {
-    const value = req.headers[name];
-    if (value === undefined) continue;
-    const text = Array.isArray(value) ? value.join(", ") : value;
-    headers[name] = name === "authorization" ? redactAuthorization(text, ring) : ring.scrub(text);
+  for (const [name, text] of joined) {
+    setOwn(headers, name, name === "authorization" ? redactAuthorization(text, ring) : ring.scrub(text));
   }
   return headers;
 }

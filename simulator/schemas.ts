@@ -102,23 +102,28 @@ const shopSeeds = z
   )
   .min(1);
 
-/** Schema of the persisted state file (version 1). */
+/** Schema of one shop's subscriptions in the state file. */
+export const stateShopSchema = z.array(
+  z.strictObject({ id: positiveInt, hook: z.enum(HOOKS as [string, ...string[]]), url: z.string() }),
+);
+
+/**
+ * Schema of the persisted state file (version 1), without the shops' content: zod records drop a key
+ * named `__proto__`, so each own entry of `shops` is checked with `stateShopSchema` by the loader.
+ */
 export const stateFileSchema = z.strictObject({
   version: z.literal(1),
   nextId: positiveInt,
-  shops: z.record(
-    z.string(),
-    z.array(
-      z.strictObject({ id: positiveInt, hook: z.enum(HOOKS as [string, ...string[]]), url: z.string() }),
-    ),
-  ),
+  shops: z.record(z.string(), z.unknown()),
 });
 
 /** Render zod issues as `path: message; path: message`. */
-export function formatIssues(error: z.ZodError): string {
+export function formatIssues(error: z.ZodError, prefix: PropertyKey[] = []): string {
   return error.issues
     .map((issue) => {
-      const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+      const path = [...prefix, ...issue.path]
+        .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+        .join("");
       return `${path.replace(/^\./, "") || "(root)"}: ${issue.message}`;
     })
     .join("; ");
