@@ -92,8 +92,12 @@ describe("shops named after Object.prototype members", () => {
     ]);
     await call(sim.baseUrl, "GET", "/", { headers });
     const entry = sim.requests()[0];
-    expect(Object.hasOwn(entry?.headers ?? {}, "__proto__")).toBe(true);
-    expect(entry?.headers.__proto__).toBe("kept");
-    expect(entry?.headers.constructor).toBe("also");
+    const own = Object.entries(entry?.headers ?? {}).filter(
+      ([name]) => name === "__proto__" || name === "constructor",
+    );
+    expect(own).toEqual([
+      ["__proto__", "kept"],
+      ["constructor", "also"],
+    ]);
   });
 });
