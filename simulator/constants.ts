@@ -17,6 +17,8 @@ export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
 export const DELIVERY_LOG_LIMIT = 10_000;
 /** Timeout of one webhook delivery, in milliseconds. */
 export const DELIVERY_TIMEOUT_MS = 5_000;
+/** Longest delay a Node timer can hold, in milliseconds (2^31-1, about 24.8 days); longer ones fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Default duration of a "stall" fault before the socket is destroyed, in milliseconds. */
 export const DEFAULT_STALL_MS = 120_000;
 /** Title answered by `GET /`. */

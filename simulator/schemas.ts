@@ -4,11 +4,13 @@
  * `validation.ts` to produce production-style messages.
  */
 import { z } from "zod";
-import { HOOKS } from "./constants";
+import { HOOKS, MAX_TIMER_MS } from "./constants";
 import type { FaultSpec, ShopSeed, SimEvent, Switches } from "./types";
 
 const nonNegativeInt = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const positiveInt = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+/** A fault duration: a Node timer holds at most MAX_TIMER_MS (longer ones would fire after 1 ms). */
+const timerMs = z.number().int().min(0).max(MAX_TIMER_MS);
 const method = z.string().regex(/^[A-Za-z]+$/, "must be an HTTP method name such as GET");
 
 const rateLimitSettings = z.strictObject({
@@ -29,7 +31,7 @@ const switchesPatch = z.strictObject({
 const faultSpec = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("latency"),
-    ms: nonNegativeInt,
+    ms: timerMs,
     method: method.optional(),
     count: positiveInt.optional(),
   }),
@@ -49,7 +51,7 @@ const faultSpec = z.discriminatedUnion("kind", [
   }),
   z.strictObject({
     kind: z.literal("stall"),
-    ms: nonNegativeInt.optional(),
+    ms: timerMs.optional(),
     method: method.optional(),
     count: positiveInt.optional(),
   }),
