@@ -64,8 +64,8 @@ const ROUTES: Record<string, Record<string, Handler>> = {
     },
   },
   reset: {
-    POST: (t) => {
-      t.reset();
+    POST: async (t) => {
+      await t.reset();
       return noContent;
     },
   },

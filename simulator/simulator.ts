@@ -1,6 +1,7 @@
 /** `startSimulator`: validates options, wires store, persistence, log, faults, deliveries and the server. */
 import type { AddressInfo } from "node:net";
 import { isIP } from "node:net";
+import { basename } from "node:path";
 import { KeyRing } from "./auth";
 import {
   DEFAULT_HOST,
@@ -10,9 +11,10 @@ import {
   DEFAULT_SWITCHES,
 } from "./constants";
 import { isLoopbackAddress } from "./control";
+import { ApiError, ERROR_CODES } from "./errors";
 import { Deliverer } from "./events";
 import { FaultList } from "./faults";
-import { loadState, StateWriter } from "./persistence";
+import { loadState, removeInterruptedSaves, StateWriter } from "./persistence";
 import { RateLimiter } from "./rate-limit";
 import { RequestLog } from "./request-log";
 import { InvalidInputError, parseEvent, parseFault, parseShopSeeds, parseSwitchesPatch } from "./schemas";
@@ -42,6 +44,22 @@ function checkOptions(options: SimulatorOptions): { host: string; port: number; 
   return { host: host.startsWith("[") ? host.slice(1, -1) : host, port, logLimit };
 }
 
+/**
+ * The 500 of a write whose save failed: names the file by its base name only (an answer must not reveal
+ * the machine's paths) and the error code; the original error is the `cause`.
+ */
+function saveFailed(dataFile: string, error: unknown): ApiError {
+  const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
+  const failure = new ApiError(
+    500,
+    ERROR_CODES.generic,
+    "Internal server error",
+    `the simulator could not save its data file "${basename(dataFile)}" (${code}); the change is kept in memory and saved with the next one`,
+  );
+  failure.cause = error;
+  return failure;
+}
+
 function sameRateLimit(a: Switches["rateLimit"], b: Switches["rateLimit"]): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -56,10 +74,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   if (options.dataFile !== undefined) {
     const snapshot = loadState(options.dataFile);
     if (snapshot !== undefined) store.load(snapshot);
+    removeInterruptedSaves(options.dataFile);
   }
-  const writer =
-    options.dataFile === undefined ? undefined : new StateWriter(options.dataFile, () => store.snapshot());
-  const persist = (): Promise<void> => writer?.save() ?? Promise.resolve();
+  const dataFile = options.dataFile;
+  const writer = dataFile === undefined ? undefined : new StateWriter(dataFile, () => store.snapshot());
+  const persist = async (): Promise<void> => {
+    if (writer === undefined || dataFile === undefined) return;
+    try {
+      await writer.save();
+    } catch (error) {
+      throw saveFailed(dataFile, error);
+    }
+  };
 
   const ring = new KeyRing(shops);
   const limiter = new RateLimiter();
@@ -84,13 +110,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     addFault: (fault) => faults.add(parseFault(fault)),
     clearFaults: () => faults.clear(),
     activeFaults: () => faults.list(),
-    reset: () => {
+    reset: async () => {
       store.clear();
       log.clear(true);
       faults.clear();
       limiter.clear();
       deliverer.clear();
-      persist().catch(() => undefined);
+      await persist();
     },
     deliveries: () => deliverer.list(),
     emit: async (event) => deliverer.emit(parseEvent(event)),

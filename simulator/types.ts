@@ -139,8 +139,11 @@ export interface RunningSimulator {
   setSwitches(patch: Partial<Switches>): void;
   addFault(fault: FaultSpec): void;
   clearFaults(): void;
-  /** Subscriptions emptied; id counter, log, faults, deliveries and rate-limit windows cleared; shops and switches kept. */
-  reset(): void;
+  /**
+   * Subscriptions emptied; id counter, log, faults, deliveries and rate-limit windows cleared; shops and
+   * switches kept. Resolves once the emptied state is saved (at once in memory); rejects when the save fails.
+   */
+  reset(): Promise<void>;
   deliveries(): Delivery[];
   emit(event: SimEvent): Promise<Delivery | NotDelivered>;
 }
