@@ -9,7 +9,7 @@ import { DEFAULT_BODY_LIMIT_BYTES, SERVICE_TITLE, SIM_ACCOUNT_ID } from "./const
 import { ApiError, ERROR_CODES, parseJsonBody } from "./errors";
 import { type Answer, readBody } from "./http-util";
 import { type RateLimiter, rateLimitSettings } from "./rate-limit";
-import { scrubJson } from "./request-log";
+import type { RequestLog } from "./request-log";
 import { allowedMethods, type Route, route } from "./router";
 import type { SubscriptionStore } from "./store";
 import type { RequestLogEntry, Subscription, Switches } from "./types";
@@ -23,6 +23,8 @@ export interface ApiDeps {
   switches(): Switches;
   /** Persist the store; resolves when durable (immediately when in memory). */
   persist(): Promise<void>;
+  /** The request log, to record bodies in. */
+  log: RequestLog;
 }
 
 function generic(
@@ -61,7 +63,7 @@ function checkRateLimit(deps: ApiDeps, identity: Identity, method: string): void
   );
 }
 
-async function readJsonBody(req: IncomingMessage, entry: RequestLogEntry, ring: KeyRing): Promise<unknown> {
+async function readJsonBody(deps: ApiDeps, req: IncomingMessage, entry: RequestLogEntry): Promise<unknown> {
   if (!isJsonContentType(req.headers["content-type"])) {
     throw generic(
       415,
@@ -75,7 +77,7 @@ async function readJsonBody(req: IncomingMessage, entry: RequestLogEntry, ring: 
     throw generic(413, "Payload too large", `the body exceeds ${DEFAULT_BODY_LIMIT_BYTES} bytes`, headers);
   }
   const body = parseJsonBody(result.bytes.toString("utf8"));
-  entry.body = scrubJson(body, ring);
+  deps.log.recordBody(entry, body, result.bytes.length, deps.ring);
   return body;
 }
 
@@ -107,7 +109,7 @@ async function create(
   entry: RequestLogEntry,
   shop: string,
 ): Promise<Answer> {
-  const items = validateCreateBody(await readJsonBody(req, entry, deps.ring));
+  const items = validateCreateBody(await readJsonBody(deps, req, entry));
   const ids = deps.store.create(shop, items, deps.switches().overwrite);
   await deps.persist();
   return { status: 200, body: { data: { ids: ids.map((id) => ({ id })) } } };

@@ -13,6 +13,18 @@ export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 /** Default size of the request-log ring buffer, in entries. */
 export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
+/** Default bound of the request log's memory, in charged bytes (two per character of its strings). */
+export const DEFAULT_REQUEST_LOG_BYTES = 32 * 1024 * 1024;
+/** Smallest accepted `requestLogBytes`, in bytes: room for one entry with the largest headers and body. */
+export const MIN_REQUEST_LOG_BYTES = 1024 * 1024;
+/** A logged body whose JSON text is longer than this (characters) is kept as a preview only. */
+export const LOG_BODY_MAX_CHARS = 16 * 1024;
+/** Length of the preview of a body too long to log whole, in characters. */
+export const LOG_BODY_PREVIEW_CHARS = 4 * 1024;
+/** Bytes charged per log entry for its object and fixed fields. */
+export const LOG_ENTRY_OVERHEAD_BYTES = 512;
+/** Bytes charged per logged header for its property. */
+export const LOG_HEADER_OVERHEAD_BYTES = 64;
 /** Largest number of delivery records kept, in entries (oldest dropped first). */
 export const DELIVERY_LOG_LIMIT = 10_000;
 /** Timeout of one webhook delivery, in milliseconds. */

@@ -6,9 +6,11 @@ import { KeyRing } from "./auth";
 import {
   DEFAULT_HOST,
   DEFAULT_PORT,
+  DEFAULT_REQUEST_LOG_BYTES,
   DEFAULT_REQUEST_LOG_LIMIT,
   DEFAULT_SHOPS,
   DEFAULT_SWITCHES,
+  MIN_REQUEST_LOG_BYTES,
 } from "./constants";
 import { isLoopbackAddress } from "./control";
 import { ApiError, ERROR_CODES } from "./errors";
@@ -28,7 +30,14 @@ export function isLoopbackHost(host: string): boolean {
   return bare === "localhost" || (isIP(bare) !== 0 && isLoopbackAddress(bare));
 }
 
-function checkOptions(options: SimulatorOptions): { host: string; port: number; logLimit: number } {
+interface CheckedOptions {
+  host: string;
+  port: number;
+  logLimit: number;
+  logBytes: number;
+}
+
+function checkOptions(options: SimulatorOptions): CheckedOptions {
   const host = options.host ?? DEFAULT_HOST;
   if (!isLoopbackHost(host)) {
     throw new InvalidInputError(`host "${host}" is not a loopback address; use 127.0.0.1, ::1 or localhost`);
@@ -41,7 +50,13 @@ function checkOptions(options: SimulatorOptions): { host: string; port: number; 
   if (!Number.isInteger(logLimit) || logLimit < 1) {
     throw new InvalidInputError(`requestLogLimit ${logLimit} is not a positive integer`);
   }
-  return { host: host.startsWith("[") ? host.slice(1, -1) : host, port, logLimit };
+  const logBytes = options.requestLogBytes ?? DEFAULT_REQUEST_LOG_BYTES;
+  if (!Number.isSafeInteger(logBytes) || logBytes < MIN_REQUEST_LOG_BYTES) {
+    throw new InvalidInputError(
+      `requestLogBytes ${logBytes} is not an integer of at least ${MIN_REQUEST_LOG_BYTES} (1 MiB)`,
+    );
+  }
+  return { host: host.startsWith("[") ? host.slice(1, -1) : host, port, logLimit, logBytes };
 }
 
 /**
@@ -60,13 +75,19 @@ function saveFailed(dataFile: string, error: unknown): ApiError {
   return failure;
 }
 
+/** What the control endpoints need beyond the public RunningSimulator. */
+interface ControlExtras {
+  activeFaults: FaultList["list"];
+  requestChunks: RequestLog["listingChunks"];
+}
+
 function sameRateLimit(a: Switches["rateLimit"], b: Switches["rateLimit"]): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Start a simulator. Rejects with InvalidInputError on bad options, SimulatorStateError on a bad data file. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const { host, port, logLimit } = checkOptions(options);
+  const { host, port, logLimit, logBytes } = checkOptions(options);
   const shops = parseShopSeeds(structuredClone(options.shops ?? DEFAULT_SHOPS));
   let switches: Switches = { ...DEFAULT_SWITCHES, ...parseSwitchesPatch(options.switches ?? {}) };
 
@@ -89,17 +110,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
 
   const ring = new KeyRing(shops);
   const limiter = new RateLimiter();
-  const log = new RequestLog(logLimit);
+  const log = new RequestLog(logLimit, logBytes);
   const faults = new FaultList();
   const tokens = new Map(
     shops.map((s) => [s.name, Buffer.from(s.keys.readWrite[0] ?? "").toString("base64")]),
   );
   const deliverer = new Deliverer(store, (shop) => tokens.get(shop), options.deliveryCa);
 
-  const sim: Omit<RunningSimulator, "baseUrl" | "close"> & { activeFaults: FaultList["list"] } = {
+  const sim: Omit<RunningSimulator, "baseUrl" | "close"> & ControlExtras = {
     subscriptions: (shop) => store.list(shop),
     state: () => store.snapshot(),
     requests: () => log.list(),
+    requestChunks: () => log.listingChunks(),
     clearRequests: () => log.clear(),
     switches: () => structuredClone(switches),
     setSwitches: (patch) => {
@@ -123,7 +145,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   };
 
   const simServer = createSimServer({
-    api: { store, ring, limiter, switches: () => switches, persist },
+    api: { store, ring, limiter, switches: () => switches, persist, log },
     control: sim,
     log,
     faults,

@@ -74,8 +74,14 @@ export interface RequestLogEntry {
   /** 0 if the connection was reset, dropped or stalled (or no response was sent yet). */
   status: number;
   fault?: FaultSpec["kind"];
-  /** Parsed JSON body of a POST, if any. */
+  /** Parsed JSON body of a POST (credentials scrubbed), when its JSON text fits the log (16 KiB). */
   body?: unknown;
+  /** Size of the POST body received, in bytes. */
+  bodyBytes?: number;
+  /** True when the body was too long to log whole: `bodyPreview` holds its start instead of `body`. */
+  bodyTruncated?: boolean;
+  /** The first 4 KiB characters of the body's JSON text (credentials scrubbed), when truncated. */
+  bodyPreview?: string;
 }
 
 /** One attempted webhook delivery and its outcome. */
@@ -120,8 +126,13 @@ export interface SimulatorOptions {
   switches?: Partial<Switches>;
   /** PEM of extra CA(s) to trust for HTTPS webhook deliveries. */
   deliveryCa?: string;
-  /** Ring-buffer size of the request log, default 10_000 entries. */
+  /** Most entries the request log keeps (oldest dropped first), default 10_000. */
   requestLogLimit?: number;
+  /**
+   * Most memory the request log holds, in bytes (strings charged two bytes per character), default 32 MiB,
+   * at least 1 MiB; oldest entries are dropped first.
+   */
+  requestLogBytes?: number;
 }
 
 /** A running simulator: its address, its state and its test hooks. */
