@@ -78,8 +78,8 @@ describe("depth", () => {
     const listed = await call(sim.baseUrl, "GET", "/__sim/requests");
     expect(listed.status).toBe(200);
     for (const entries of [listed.json, sim.requests()] as Array<Array<{ body?: unknown }>>) {
-      const extra = (entries[0]?.body as { data: { webhook_subscriptions: Array<{ extra: unknown }> } }).data
-        .webhook_subscriptions[0]?.extra;
+      const body = entries[0]?.body as { data?: { webhook_subscriptions?: Array<{ extra: unknown }> } };
+      const extra = body?.data?.webhook_subscriptions?.[0]?.extra;
       let levels = 0;
       for (let at = extra; Array.isArray(at); at = at[0]) levels += 1;
       expect(levels).toBe(depth);
