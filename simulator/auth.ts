@@ -28,6 +28,8 @@ export class KeyRing {
   /** Matches any secret (longest first); `find` for tests, `replaceAll` for replacing. */
   private readonly find: RegExp;
   private readonly replaceAll: RegExp;
+  /** Shortest run of encoded characters worth decoding (the unpadded base64 of the shortest key). */
+  private readonly minRun: number;
 
   /** Index the keys of the given shops. */
   constructor(shops: ShopSeed[]) {
@@ -48,6 +50,9 @@ export class KeyRing {
       }
     }
     for (const secret of secrets) this.lowerSecrets.add(secret.toLowerCase());
+    // The shortest run that can encode a key: its unpadded base64.
+    const shortest = Math.min(...[...this.byKey.keys()].map((key) => key.length));
+    this.minRun = Number.isFinite(shortest) ? Math.ceil((shortest * 4) / 3) : Number.POSITIVE_INFINITY;
     // Longest first, so a key that contains another is replaced whole.
     const source = [...secrets]
       .sort((a, b) => b.length - a.length)
@@ -74,22 +79,62 @@ export class KeyRing {
     return this.lowerSecrets.has(word.toLowerCase());
   }
 
-  /** Replace every key and base64 token inside `text` with [REDACTED]. */
+  /**
+   * Replace every key and base64 token inside `text` with [REDACTED], and every run of URL or base64
+   * characters that hides a key: percent-encoded, or base64 in any spelling Node decodes (unpadded, extra
+   * padding, unused bits set, the URL-safe alphabet, at any alignment). May over-redact, never under.
+   */
   scrub(text: string): string {
-    return this.find.test(text) ? text.replace(this.replaceAll, REDACTED) : text;
+    const plain = this.find.test(text) ? text.replace(this.replaceAll, REDACTED) : text;
+    return plain.replace(ENCODED_RUN, (run) =>
+      run.length >= this.minRun && this.hidesKey(run) ? REDACTED : run,
+    );
   }
+
+  /** Whether `text` holds a key or a token, or is one, case-insensitively (for words recorded as is). */
+  mentionsSecret(text: string): boolean {
+    return this.isSecret(text) || this.scrub(text) !== text;
+  }
+
+  /** Whether a run of URL/base64 characters decodes (percent, then base64 at any alignment) to hold a key. */
+  private hidesKey(run: string): boolean {
+    const candidates = [run];
+    if (run.includes("%")) {
+      const decoded = percentDecode(run);
+      if (this.find.test(decoded)) return true;
+      candidates.push(decoded);
+    }
+    for (const candidate of candidates) {
+      const bare = candidate.replace(/[^A-Za-z0-9+/_-]/g, "");
+      for (let shift = 0; shift < 4 && shift < bare.length; shift++) {
+        const bytes = Buffer.from(bare.slice(shift), "base64").toString("latin1");
+        for (const key of this.byKey.keys()) if (bytes.includes(key)) return true;
+      }
+    }
+    return false;
+  }
+}
+
+/** Runs of characters that can carry a key in encoded form: base64 (both alphabets), padding, percent. */
+const ENCODED_RUN = /[A-Za-z0-9+/_%=-]+/g;
+
+/** Decode %XX escapes (invalid ones left as they are) to Latin-1 characters, byte for byte. */
+function percentDecode(text: string): string {
+  return text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) =>
+    String.fromCharCode(Number.parseInt(hex, 16)),
+  );
 }
 
 /** The scheme word of an Authorization value, lower-case, if it is safe to record (a short word, not a key). */
 export function schemeWord(value: string, ring: KeyRing): string | undefined {
   const word = value.trim().split(/\s+/, 1)[0] ?? "";
-  return SCHEME_WORD.test(word) && !ring.isSecret(word) ? word.toLowerCase() : undefined;
+  return SCHEME_WORD.test(word) && !ring.mentionsSecret(word) ? word.toLowerCase() : undefined;
 }
 
 /** The Authorization value as the request log shows it: "<scheme> [REDACTED]" or "[REDACTED]". */
 export function redactAuthorization(value: string, ring: KeyRing): string {
   const word = value.trim().split(/\s+/, 1)[0] ?? "";
-  return SCHEME_WORD.test(word) && !ring.isSecret(word) ? `${word} ${REDACTED}` : REDACTED;
+  return SCHEME_WORD.test(word) && !ring.mentionsSecret(word) ? `${word} ${REDACTED}` : REDACTED;
 }
 
 function allowedWords(setting: Switches["authScheme"]): string[] {

@@ -6,7 +6,7 @@
  * string.
  */
 import type { IncomingMessage } from "node:http";
-import { type KeyRing, redactAuthorization } from "./auth";
+import { type KeyRing, REDACTED, redactAuthorization } from "./auth";
 import {
   LOG_BODY_MAX_CHARS,
   LOG_BODY_PREVIEW_CHARS,
@@ -17,6 +17,14 @@ import { stringifyJson } from "./json-text";
 import { setOwn } from "./records";
 import type { RequestLogEntry } from "./types";
 
+/** Lower-case `text` except its [REDACTED] markers. */
+function lowerCaseAround(text: string): string {
+  return text
+    .split(REDACTED)
+    .map((part) => part.toLowerCase())
+    .join(REDACTED);
+}
+
 /**
  * Copy the request headers from the raw list (Node's `req.headers` drops a header named `__proto__`):
  * lower-case names, repeated headers joined with ", ", Authorization redacted, any key elsewhere scrubbed
@@ -26,7 +34,8 @@ export function loggedHeaders(req: IncomingMessage, ring: KeyRing): Record<strin
   const joined = new Map<string, string>();
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = (raw[i] ?? "").toLowerCase();
+    // Names are scrubbed too (a header may be named after a key), before lower-casing changes the key.
+    const name = lowerCaseAround(ring.scrub(raw[i] ?? ""));
     const value = raw[i + 1] ?? "";
     const before = joined.get(name);
     joined.set(name, before === undefined ? value : `${before}, ${value}`);
