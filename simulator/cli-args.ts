@@ -20,6 +20,7 @@ Options:
   --overwrite new-id|keep-id    id of a re-posted hook (default new-id)
   --rate-limit off|production   per-key limits: POST 30, GET 150, DELETE 30 per 5 min (default off)
   --retry-after                 send Retry-After on 429 (default: not sent)
+  --require-user-agent          answer 400 unless User-Agent is CustomApiCall/2 (default: not checked)
   --delivery-ca <file>          PEM of extra CA(s) trusted for webhook deliveries
   --help                        show this help
 `;
@@ -104,6 +105,7 @@ export function parseCli(argv: string[]): CliCommand {
   const rateLimit = choice("rate-limit", values["rate-limit"], ["off", "production"] as const);
   if (rateLimit !== undefined) switches.rateLimit = rateLimit;
   if (values["retry-after"] === true) switches.retryAfter = true;
+  if (values["require-user-agent"] === true) switches.requireUserAgent = true;
   options.switches = switches;
   return { help: false, options };
 }
@@ -123,6 +125,7 @@ function parse(argv: string[]) {
       overwrite: { type: "string" },
       "rate-limit": { type: "string" },
       "retry-after": { type: "boolean" },
+      "require-user-agent": { type: "boolean" },
       "delivery-ca": { type: "string" },
       help: { type: "boolean", short: "h" },
     },

@@ -64,7 +64,11 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = {
   overwrite: "new-id",
   rateLimit: "off",
   retryAfter: false,
+  requireUserAgent: false,
 };
+
+/** The User-Agent product the spec requires on every subscription request (the API version). */
+export const REQUIRED_USER_AGENT = "CustomApiCall/2";
 
 /** Shops used when none are given: one shop "demo" with one read-write and one read-only key. */
 export const DEFAULT_SHOPS: ShopSeed[] = [

@@ -26,6 +26,7 @@ const switchesPatch = z.strictObject({
   overwrite: z.enum(["keep-id", "new-id"]).optional(),
   rateLimit: z.union([z.literal("off"), z.literal("production"), rateLimitSettings]).optional(),
   retryAfter: z.boolean().optional(),
+  requireUserAgent: z.boolean().optional(),
 });
 
 const faultSpec = z.discriminatedUnion("kind", [

@@ -41,6 +41,11 @@ export interface Switches {
   rateLimit: "off" | "production" | RateLimitSettings;
   /** Whether a 429 carries `Retry-After` (seconds until a slot frees). Default false. */
   retryAfter: boolean;
+  /**
+   * Whether subscription requests must send `User-Agent: CustomApiCall/2` (the spec's API version header);
+   * others get 400. Default false.
+   */
+  requireUserAgent: boolean;
 }
 
 /** A programmable fault applied to API requests (never to control endpoints). */
