@@ -128,7 +128,10 @@ export class RequestLog {
   recordBody(entry: RequestLogEntry, body: unknown, sizeBytes: number, ring: KeyRing): void {
     const slot = this.byEntry.get(entry);
     entry.bodyBytes = sizeBytes;
-    const text = stringifyJson(body, (s) => ring.scrub(s), LOG_BODY_MAX_CHARS);
+    // A string past the limit makes the body a preview, which shows only its start: scrub only that.
+    const scrubStart = (s: string): string =>
+      ring.scrub(s.length > LOG_BODY_MAX_CHARS ? s.slice(0, LOG_BODY_MAX_CHARS + 1) : s);
+    const text = stringifyJson(body, scrubStart, LOG_BODY_MAX_CHARS);
     if (text.length > LOG_BODY_MAX_CHARS) {
       entry.bodyTruncated = true;
       // Scrubbed before cutting: a cut can split "[REDACTED]", never a credential.
