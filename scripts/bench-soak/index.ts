@@ -141,7 +141,10 @@ async function main(): Promise<void> {
     await sleep(Math.max(0, began + next * 1000 - Date.now()));
     child.send({ type: "sample" });
     const { stats } = await waitFor<{ stats: IntervalStats }>(child, "sample", SAMPLE_TIMEOUT_MS);
+    // After a full collection when available (node --expose-gc): retained memory, not GC timing.
+    (globalThis as { gc?: () => void }).gc?.();
     const memory = process.memoryUsage();
+    if (process.env.SOAK_DEBUG === "1") process.stderr.write(`${JSON.stringify({ at: next, ...memory, log: sim.requests().length })}\n`);
     const sample: Sample = {
       ...stats,
       atS: next,
@@ -225,7 +228,7 @@ async function main(): Promise<void> {
     "# Simulator soak",
     "",
     `\`npm run bench:soak -- --duration ${options.durationS} --interval ${options.intervalS} --warmup ${options.warmupS} --seed ${options.seed}\`, Node ${process.version}, ${new Date().toISOString()}.`,
-    "The simulator runs in the benchmark's process (RSS and heap are its); the traffic comes from a second process.",
+    "The simulator runs in the benchmark's process (RSS and heap are its, sampled after a full GC when node runs with --expose-gc, as `npm run bench:soak` does); the traffic comes from a second process.",
     "",
     markdownTable(header, rows),
     "",
