@@ -21,6 +21,8 @@ Options:
   --rate-limit off|production   per-key limits: POST 30, GET 150, DELETE 30 per 5 min (default off)
   --retry-after                 send Retry-After on 429 (default: not sent)
   --require-user-agent          answer 400 unless User-Agent is CustomApiCall/2 (default: not checked)
+  --partial-ids subset|404      GET/DELETE of ids some of which are unknown (default subset)
+  --shop-fields listed|omitted  shop_id and account_id in listings (default listed)
   --delivery-ca <file>          PEM of extra CA(s) trusted for webhook deliveries
   --help                        show this help
 `;
@@ -106,6 +108,10 @@ export function parseCli(argv: string[]): CliCommand {
   if (rateLimit !== undefined) switches.rateLimit = rateLimit;
   if (values["retry-after"] === true) switches.retryAfter = true;
   if (values["require-user-agent"] === true) switches.requireUserAgent = true;
+  const partialIds = choice("partial-ids", values["partial-ids"], ["subset", "404"] as const);
+  if (partialIds !== undefined) switches.partialIds = partialIds;
+  const shopFields = choice("shop-fields", values["shop-fields"], ["listed", "omitted"] as const);
+  if (shopFields !== undefined) switches.shopFields = shopFields;
   options.switches = switches;
   return { help: false, options };
 }
@@ -126,6 +132,8 @@ function parse(argv: string[]) {
       "rate-limit": { type: "string" },
       "retry-after": { type: "boolean" },
       "require-user-agent": { type: "boolean" },
+      "partial-ids": { type: "string" },
+      "shop-fields": { type: "string" },
       "delivery-ca": { type: "string" },
       help: { type: "boolean", short: "h" },
     },

@@ -65,6 +65,8 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = {
   rateLimit: "off",
   retryAfter: false,
   requireUserAgent: false,
+  partialIds: "subset",
+  shopFields: "listed",
 };
 
 /** The User-Agent product the spec requires on every subscription request (the API version). */

@@ -27,6 +27,8 @@ const switchesPatch = z.strictObject({
   rateLimit: z.union([z.literal("off"), z.literal("production"), rateLimitSettings]).optional(),
   retryAfter: z.boolean().optional(),
   requireUserAgent: z.boolean().optional(),
+  partialIds: z.enum(["subset", "404"]).optional(),
+  shopFields: z.enum(["listed", "omitted"]).optional(),
 });
 
 const faultSpec = z.discriminatedUnion("kind", [

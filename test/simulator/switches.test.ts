@@ -6,7 +6,7 @@ const A = "https://example.com/a";
 const B = "https://example.com/b";
 
 describe("defaults", () => {
-  it("are both / 200 / new-id / off / no Retry-After / User-Agent not checked", async () => {
+  it("are both / 200 / new-id / off / no Retry-After / User-Agent not checked / subset / listed", async () => {
     const sim = await startSim();
     expect(sim.switches()).toEqual({
       authScheme: "both",
@@ -15,6 +15,8 @@ describe("defaults", () => {
       rateLimit: "off",
       retryAfter: false,
       requireUserAgent: false,
+      partialIds: "subset",
+      shopFields: "listed",
     });
     expect(DEFAULT_SWITCHES).toEqual(sim.switches());
   });
