@@ -2,6 +2,7 @@
  * Authentication: `Authorization: <word> <base64(api key)>`, and the redaction that keeps keys out of the
  * request log and of error messages.
  */
+import { EncodedKeyFinder } from "./encoded-keys";
 import { ApiError, ERROR_CODES } from "./errors";
 import type { ShopSeed, Switches } from "./types";
 
@@ -28,8 +29,10 @@ export class KeyRing {
   /** Matches any secret (longest first); `find` for tests, `replaceAll` for replacing. */
   private readonly find: RegExp;
   private readonly replaceAll: RegExp;
-  /** Shortest run of encoded characters worth decoding (the unpadded base64 of the shortest key). */
-  private readonly minRun: number;
+  /** Recently scrubbed texts that hold no secret. */
+  private readonly clean = new Set<string>();
+  /** Finds keys hidden in percent-encoding or non-canonical base64. */
+  private readonly encoded: EncodedKeyFinder;
 
   /** Index the keys of the given shops. */
   constructor(shops: ShopSeed[]) {
@@ -50,9 +53,7 @@ export class KeyRing {
       }
     }
     for (const secret of secrets) this.lowerSecrets.add(secret.toLowerCase());
-    // The shortest run that can encode a key: its unpadded base64.
-    const shortest = Math.min(...[...this.byKey.keys()].map((key) => key.length));
-    this.minRun = Number.isFinite(shortest) ? Math.ceil((shortest * 4) / 3) : Number.POSITIVE_INFINITY;
+    this.encoded = new EncodedKeyFinder(this.byKey.keys());
     // Longest first, so a key that contains another is replaced whole.
     const source = [...secrets]
       .sort((a, b) => b.length - a.length)
@@ -85,45 +86,32 @@ export class KeyRing {
    * padding, unused bits set, the URL-safe alphabet, at any alignment). May over-redact, never under.
    */
   scrub(text: string): string {
+    if (this.clean.has(text)) return text;
     const plain = this.find.test(text) ? text.replace(this.replaceAll, REDACTED) : text;
-    return plain.replace(ENCODED_RUN, (run) =>
-      run.length >= this.minRun && this.hidesKey(run) ? REDACTED : run,
+    const scrubbed = plain.replace(ENCODED_RUN, (run) =>
+      this.encoded.hides(run, (decoded) => this.find.test(decoded)) ? REDACTED : run,
     );
+    // Header values repeat from request to request: remember short clean ones (bounded).
+    if (scrubbed === text && text.length <= CLEAN_CACHE_MAX_CHARS) {
+      if (this.clean.size >= CLEAN_CACHE_ENTRIES) this.clean.clear();
+      this.clean.add(text);
+    }
+    return scrubbed;
   }
 
   /** Whether `text` holds a key or a token, or is one, case-insensitively (for words recorded as is). */
   mentionsSecret(text: string): boolean {
     return this.isSecret(text) || this.scrub(text) !== text;
   }
-
-  /** Whether a run of URL/base64 characters decodes (percent, then base64 at any alignment) to hold a key. */
-  private hidesKey(run: string): boolean {
-    const candidates = [run];
-    if (run.includes("%")) {
-      const decoded = percentDecode(run);
-      if (this.find.test(decoded)) return true;
-      candidates.push(decoded);
-    }
-    for (const candidate of candidates) {
-      const bare = candidate.replace(/[^A-Za-z0-9+/_-]/g, "");
-      for (let shift = 0; shift < 4 && shift < bare.length; shift++) {
-        const bytes = Buffer.from(bare.slice(shift), "base64").toString("latin1");
-        for (const key of this.byKey.keys()) if (bytes.includes(key)) return true;
-      }
-    }
-    return false;
-  }
 }
+
+/** Texts up to this many characters that hold no secret are remembered, at most CLEAN_CACHE_ENTRIES. */
+const CLEAN_CACHE_MAX_CHARS = 256;
+/** Size of the cache of clean texts (cleared when full). */
+const CLEAN_CACHE_ENTRIES = 1024;
 
 /** Runs of characters that can carry a key in encoded form: base64 (both alphabets), padding, percent. */
 const ENCODED_RUN = /[A-Za-z0-9+/_%=-]+/g;
-
-/** Decode %XX escapes (invalid ones left as they are) to Latin-1 characters, byte for byte. */
-function percentDecode(text: string): string {
-  return text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) =>
-    String.fromCharCode(Number.parseInt(hex, 16)),
-  );
-}
 
 /** The scheme word of an Authorization value, lower-case, if it is safe to record (a short word, not a key). */
 export function schemeWord(value: string, ring: KeyRing): string | undefined {

@@ -14,7 +14,7 @@ export const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 /** Default size of the request-log ring buffer, in entries. */
 export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
 /** Default bound of the request log's memory, in charged bytes (two per character of its strings). */
-export const DEFAULT_REQUEST_LOG_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_REQUEST_LOG_BYTES = 16 * 1024 * 1024;
 /** Smallest accepted `requestLogBytes`, in bytes: room for one entry with the largest headers and body. */
 export const MIN_REQUEST_LOG_BYTES = 1024 * 1024;
 /** A logged body whose JSON text is longer than this (characters) is kept as a preview only. */

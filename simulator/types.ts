@@ -142,7 +142,7 @@ export interface SimulatorOptions {
   /** Most entries the request log keeps (oldest dropped first), default 10_000. */
   requestLogLimit?: number;
   /**
-   * Most memory the request log holds, in bytes (strings charged two bytes per character), default 32 MiB,
+   * Most memory the request log holds, in bytes (strings charged two bytes per character), default 16 MiB,
    * at least 1 MiB; oldest entries are dropped first.
    */
   requestLogBytes?: number;
