@@ -60,6 +60,14 @@ function isoNow(): string {
   return lastIso;
 }
 
+/**
+ * A copy of `text` that does not share memory with the string it was sliced from (V8 keeps the whole
+ * parent of a slice alive). UTF-16 round trip: exact, lone surrogates included.
+ */
+function detached(text: string): string {
+  return Buffer.from(text, "utf16le").toString("utf16le");
+}
+
 /** Bytes a string may occupy in memory: V8 stores at most two bytes per UTF-16 code unit. */
 const textBytes = (text: string): number => 2 * text.length;
 
@@ -135,7 +143,7 @@ export class RequestLog {
     if (text.length > LOG_BODY_MAX_CHARS) {
       entry.bodyTruncated = true;
       // Scrubbed before cutting: a cut can split "[REDACTED]", never a credential.
-      entry.bodyPreview = text.slice(0, LOG_BODY_PREVIEW_CHARS);
+      entry.bodyPreview = detached(text.slice(0, LOG_BODY_PREVIEW_CHARS));
     } else if (slot !== undefined) slot.bodyJson = text;
     if (slot === undefined) return; // already dropped from the log
     const bytes = cost(entry, slot.bodyJson);

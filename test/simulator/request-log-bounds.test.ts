@@ -2,8 +2,13 @@
  * The request log is bounded by bytes as well as entries, listed as a stream, and never recurses over what
  * a client sent: bodies nested 100,000 levels deep are logged and listed like any other.
  */
+import type { IncomingMessage } from "node:http";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { KeyRing } from "../../simulator/auth";
 import { InvalidInputError, startSimulator } from "../../simulator/index";
+import { RequestLog } from "../../simulator/request-log";
 import { api, call, expectErrorShape, startSim } from "./helpers";
 
 const A = "https://example.com/a";
@@ -19,7 +24,37 @@ function validWithExtra(extraJson: string, hook = "order_status_change"): string
   return `{"data":{"webhook_subscriptions":[{"hook":"${hook}","url":"${A}","extra":${extraJson}}]}}`;
 }
 
+/** A full garbage collection (exposed at run time, as `node --expose-gc` would). */
+function collect(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
+
 describe("memory", () => {
+  it("holds no more heap than requestLogBytes, bodies and previews included", () => {
+    const budget = 8 * MIB;
+    const ring = new KeyRing([{ name: "demo", keys: { readWrite: ["sim_demo_rw"] } }]);
+    collect();
+    const before = process.memoryUsage().heapUsed;
+    const log = new RequestLog(100_000, budget);
+    for (let i = 0; i < 3_000; i++) {
+      const rawHeaders = ["Host", "127.0.0.1:4010", "User-Agent", "CustomApiCall/2", "X-N", String(i)];
+      const entry = log.begin(
+        { method: "POST", rawHeaders } as unknown as IncomingMessage,
+        "/webhook_subscriptions",
+        "",
+        ring,
+      );
+      const body = JSON.parse(JSON.stringify({ pad: `${i}`.repeat(20_000 / String(i).length) })) as unknown;
+      log.recordBody(entry, body, 20_000, ring);
+    }
+    collect();
+    const retained = process.memoryUsage().heapUsed - before;
+    expect(log.size().bytes).toBeLessThanOrEqual(budget);
+    expect(log.size().entries).toBeGreaterThan(500);
+    expect(retained).toBeLessThan(budget);
+  });
+
   it("drops the oldest entries once the log holds requestLogBytes, keeping the newest", async () => {
     const sim = await startSim({ requestLogBytes: MIB });
     const padding = "p".repeat(8 * 1024);
