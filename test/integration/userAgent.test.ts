@@ -33,7 +33,9 @@ describe("requireUserAgent on", () => {
     try {
       expect((await client.status()).status).toBe("OK");
       const [id] = await client.create([{ hook: "order_status_change", url: "https://h.example/o" }]);
-      expect(await client.list()).toMatchObject([{ id, hook: "order_status_change", url: "https://h.example/o" }]);
+      expect(await client.list()).toMatchObject([
+        { id, hook: "order_status_change", url: "https://h.example/o" },
+      ]);
       expect(await client.list([id as number])).toHaveLength(1);
       await client.delete([id as number]);
       expect(await client.list()).toEqual([]);
