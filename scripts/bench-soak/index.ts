@@ -144,8 +144,6 @@ async function main(): Promise<void> {
     // After a full collection when available (node --expose-gc): retained memory, not GC timing.
     (globalThis as { gc?: () => void }).gc?.();
     const memory = process.memoryUsage();
-    if (process.env.SOAK_DEBUG === "1")
-      process.stderr.write(`${JSON.stringify({ at: next, ...memory, log: sim.requests().length })}\n`);
     const sample: Sample = {
       ...stats,
       atS: next,
