@@ -1,10 +1,9 @@
 /**
  * Issue 16: state on a real S3-compatible server. The Pulumi CLI's `s3://` backend against versitygw on
- * loopback (path-style, plain HTTP): the whole lifecycle, the GitOps example's program, and secrets at rest
- * (every object of the bucket listed and read through the S3 API).
+ * loopback (path-style, plain HTTP): the whole lifecycle and secrets at rest (every object of the bucket
+ * listed and read through the S3 API). The GitOps example's program runs on the same backend, from
+ * PULUMI_BACKEND_URL as its workflow sets it, in test/reliability/runners.test.ts.
  */
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { ConfigMap, PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../simulator";
@@ -15,7 +14,6 @@ import {
   declarationsProgram,
   dist,
   engine,
-  REPO_ROOT,
   type Sandbox,
   sandbox,
   subscriptionResources,
@@ -134,51 +132,5 @@ describe("state in an S3 bucket (versitygw)", () => {
     );
     expect(leaks).toEqual([]);
     expect([...objects.values()].some((text) => text.includes("shipping:apiKey"))).toBe(true); // it is there, encrypted
-  });
-
-  it("the GitOps example's program, with the backend from PULUMI_BACKEND_URL as its workflow sets it", async () => {
-    sim.reset();
-    const box = sandbox("s3-gitops");
-    for (const file of ["Pulumi.yaml", "Pulumi.production.yaml"]) {
-      copyFileSync(join(REPO_ROOT, "examples/gitops", file), join(box.workDir, file));
-    }
-    const stackFile = join(box.workDir, "Pulumi.production.yaml");
-    writeFileSync(
-      stackFile,
-      readFileSync(stackFile, "utf8").replace("https://api.shipping.example.com", sim.baseUrl),
-    );
-    const program = (dist.module("examples/gitops/index.js") as { default: PulumiFn }).default;
-    const stack = await dist.stacks.openStack({
-      workDir: box.workDir,
-      projectName: "webhooks",
-      stackName: "production",
-      program,
-      // As in the workflow: the key from the environment, the backend from PULUMI_BACKEND_URL.
-      env: {
-        PULUMI_HOME: box.pulumiHome,
-        PULUMI_BACKEND_URL: s3.backendUrl("gitops"),
-        SHIPPING_API_KEY: ACME_KEY,
-        ...s3.awsEnv(),
-      },
-    });
-    const up = await engine(stack.up(), "up");
-    expect(up.summary.resourceChanges).toEqual({ create: 4 });
-    expect(
-      live()
-        .map((s) => s.hook)
-        .sort(),
-    ).toEqual([ORDERS, LABELS, "shipment_status_change"].sort());
-    expect([...(await objectsUnder("gitops")).keys()]).toContain(
-      "gitops/.pulumi/stacks/webhooks/production.json",
-    );
-    expect((await engine(stack.preview({ refresh: true }), "preview --refresh")).changeSummary).toEqual({
-      same: 4,
-    });
-    await engine(stack.destroy(), "destroy");
-    expect(live()).toEqual([]);
-    const leaks = [...(await objectsUnder("gitops"))].flatMap(([key, text]) =>
-      leaksOf(ACME_KEY, text).map((form) => `${key}: ${form}`),
-    );
-    expect(leaks).toEqual([]);
   });
 });
