@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Deployment, PulumiFn } from "@pulumi/pulumi/automation";
@@ -31,7 +31,7 @@ export interface RunnerOutcome {
 export interface StartedRunner {
   readonly child: ChildProcess;
   readonly done: Promise<RunnerOutcome>;
-  /** SIGKILL to the runner and everything it started (the CLI, the provider): a CI machine lost. */
+  /** SIGKILL to the runner and every process it started (the CLI, the provider): a CI machine lost. */
   kill(): void;
 }
 
@@ -50,6 +50,41 @@ export interface SharedStack {
   /** Keys of the lock objects of the stack. */
   locks(): Promise<string[]>;
   runner(name: string): Runner;
+}
+
+/** Every live descendant of `root` (children, their children, ...), from the process table. */
+export function descendantsOf(root: number): number[] {
+  const table = execFileSync("ps", ["-e", "-o", "pid=,ppid="], { encoding: "utf8" });
+  const children = new Map<number, number[]>();
+  for (const line of table.split("\n")) {
+    const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+    if (pid === undefined || ppid === undefined || Number.isNaN(pid)) continue;
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift() as number) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+
+/**
+ * SIGKILL to `root` and every process under it, as when a CI machine is lost. Killing the process group is
+ * not enough: the Pulumi CLI starts each plugin, the dynamic provider included, in a process group of its
+ * own, and an orphaned provider would go on with its in-flight request (and its retries).
+ */
+function killTree(root: number): void {
+  for (const pid of [root, ...descendantsOf(root)]) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
 }
 
 function outcomeOf(printed: string, signal: NodeJS.Signals | null): RunnerOutcome {
@@ -140,7 +175,7 @@ export async function sharedGitopsStack(
           output += chunk;
         });
         const kill = () => {
-          if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+          if (child.pid !== undefined) killTree(child.pid);
         };
         const done = new Promise<RunnerOutcome>((resolve, reject) => {
           const timer = setTimeout(() => {
