@@ -170,11 +170,7 @@ describe("two runners, one stack in the bucket", () => {
     expect(postsPerHook()).toEqual(ONCE_EACH); // the two written before the kill are not written again
     expect(invariantViolations(DECLARED, await shared.state(), sim.subscriptions("acme"))).toEqual([]);
 
-    // And the next run is clean, from either runner.
-    sim.clearRequests();
-    const next = await a.run("up");
-    expect(next.changes).toEqual({ same: RESOURCES });
-    expect(writes()).toEqual([]);
     expect(await shared.locks()).toEqual([]);
+    // (That a run after a clean state changes nothing is shown by the race above.)
   });
 });
