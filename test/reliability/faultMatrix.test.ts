@@ -111,7 +111,8 @@ function firstRunProblems(
 ): string[] {
   const problems: string[] = [];
   if (hits === 0) problems.push("the fault never fired");
-  const shouldFail = step.endless === true || !fault.absorbed;
+  const recorded = fault.appliedPostRecorded === true && step.method === "POST";
+  const shouldFail = (step.endless === true && !recorded) || !fault.absorbed;
   if (outcome.ok === shouldFail)
     problems.push(`first run ${outcome.ok ? "succeeded" : "failed"} unexpectedly`);
   if (!outcome.ok) {

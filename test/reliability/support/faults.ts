@@ -13,6 +13,11 @@ export interface FaultCase {
   endless(method: Method): FaultSpec;
   /** Whether the client's retries absorb the burst (the first run succeeds). A 500 is never retried. */
   readonly absorbed: boolean;
+  /**
+   * Whether a POST the service applied under this fault is found by the provider's fresh listing and
+   * recorded, so that even the endless fault cannot fail a create (the write was done; only the answer was lost).
+   */
+  readonly appliedPostRecorded?: boolean;
   /** What the error of a run that gave up must say (status or connection error code). */
   readonly failure: RegExp;
 }
@@ -80,6 +85,7 @@ export const FAULTS: readonly FaultCase[] = [
     burst: (method) => ({ kind: "drop-after-write", count: 1, method }),
     endless: (method) => ({ kind: "drop-after-write", method }),
     absorbed: true,
+    appliedPostRecorded: true,
     failure: socketFailure,
   },
 ];
