@@ -2,6 +2,7 @@
 import { HOOKS } from "./constants";
 import { ApiError, ERROR_CODES, type ErrorItem } from "./errors";
 import type { Hook } from "./types";
+import { callbackUrlRefusal } from "./url-rule";
 
 /** One validated item of a POST. */
 export interface NewSubscription {
@@ -24,27 +25,30 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function hasSpaceOrControl(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code <= 0x20 || code === 0x7f) return true;
-  }
-  return /\s/.test(text);
-}
+const USE = (fix: string | undefined): string => (fix === undefined ? "" : `; use "${fix}"`);
 
-/** Why `url` is not acceptable, or undefined when it is (absolute, https, lowercase, no whitespace). */
+/**
+ * Why `url` is not acceptable, with the reason and the fix, or undefined when it is: one absolute, lowercase
+ * HTTPS URL that RFC 3986 and client URL parsers read alike (see url-rule.ts).
+ */
 export function urlProblem(url: string): string | undefined {
-  // WHATWG parsing trims and strips whitespace silently; a stored callback must be exactly what is called.
-  if (hasSpaceOrControl(url)) return "must be an absolute URL without whitespace or control characters";
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return "must be an absolute URL, e.g. https://example.com/hooks";
+  const refusal = callbackUrlRefusal(url);
+  if (refusal === undefined) return undefined;
+  const { detail, fix } = refusal;
+  switch (refusal.kind) {
+    case "not-absolute":
+      return `must be an absolute URL, e.g. https://example.com/hooks (${detail})`;
+    case "whitespace":
+      return `must be an absolute URL without whitespace or control characters (${detail})${USE(fix)}`;
+    case "not-https":
+      return `must use https (${detail})${USE(fix)}`;
+    case "not-lowercase":
+      return `must be lowercase${USE(fix)}`;
+    case "userinfo":
+      return `must not carry a user name or password; put a token in the path or query instead${USE(fix)}`;
+    case "ambiguous":
+      return `must be one unambiguous URL: ${detail}${USE(fix)}`;
   }
-  if (parsed.protocol.toLowerCase() !== "https:") return "must use https";
-  if (url !== url.toLowerCase()) return `must be lowercase; use "${url.toLowerCase()}"`;
-  return undefined;
 }
 
 function validateItem(value: unknown, path: string, errors: ErrorItem[]): NewSubscription | undefined {

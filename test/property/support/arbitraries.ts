@@ -15,6 +15,15 @@ export const SNEAKY_CHARACTERS = [
   "\u2028",
   "\u3000",
   "\ufeff",
+  "\u00ad",
+  "\u0085",
+  "\u200b",
+  "\\",
+  "#",
+  "%",
+  "%41",
+  "/../",
+  "@",
 ];
 
 const scheme = fc.constantFrom(
@@ -42,6 +51,10 @@ const host = fc.oneof(
     "a..b",
     "",
     "999.1.1.1",
+    "%65xample.com",
+    "0x7f.1",
+    "[0:0::1]",
+    "b\u00fccher.example",
   ),
   fc.string({ unit: "grapheme", maxLength: 8 }),
 );
