@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { isIP } from "node:net";
 import { KeyRing } from "./auth";
 import {
+  DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_HOST,
   DEFAULT_PORT,
   DEFAULT_REQUEST_LOG_LIMIT,
@@ -26,7 +27,15 @@ export function isLoopbackHost(host: string): boolean {
   return bare === "localhost" || (isIP(bare) !== 0 && isLoopbackAddress(bare));
 }
 
-function checkOptions(options: SimulatorOptions): { host: string; port: number; logLimit: number } {
+/** Longest delay a Node timer takes, in milliseconds (2^31-1). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+function checkOptions(options: SimulatorOptions): {
+  host: string;
+  port: number;
+  logLimit: number;
+  bodyTimeoutMs: number;
+} {
   const host = options.host ?? DEFAULT_HOST;
   if (!isLoopbackHost(host)) {
     throw new InvalidInputError(`host "${host}" is not a loopback address; use 127.0.0.1, ::1 or localhost`);
@@ -39,7 +48,11 @@ function checkOptions(options: SimulatorOptions): { host: string; port: number; 
   if (!Number.isInteger(logLimit) || logLimit < 1) {
     throw new InvalidInputError(`requestLogLimit ${logLimit} is not a positive integer`);
   }
-  return { host: host.startsWith("[") ? host.slice(1, -1) : host, port, logLimit };
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  if (!Number.isInteger(bodyTimeoutMs) || bodyTimeoutMs < 1 || bodyTimeoutMs > MAX_TIMER_MS) {
+    throw new InvalidInputError(`bodyTimeoutMs ${bodyTimeoutMs} is not an integer in 1-${MAX_TIMER_MS}`);
+  }
+  return { host: host.startsWith("[") ? host.slice(1, -1) : host, port, logLimit, bodyTimeoutMs };
 }
 
 function sameRateLimit(a: Switches["rateLimit"], b: Switches["rateLimit"]): boolean {
@@ -48,7 +61,7 @@ function sameRateLimit(a: Switches["rateLimit"], b: Switches["rateLimit"]): bool
 
 /** Start a simulator. Rejects with InvalidInputError on bad options, SimulatorStateError on a bad data file. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const { host, port, logLimit } = checkOptions(options);
+  const { host, port, logLimit, bodyTimeoutMs } = checkOptions(options);
   const shops = parseShopSeeds(structuredClone(options.shops ?? DEFAULT_SHOPS));
   let switches: Switches = { ...DEFAULT_SWITCHES, ...parseSwitchesPatch(options.switches ?? {}) };
 
@@ -97,7 +110,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   };
 
   const simServer = createSimServer({
-    api: { store, ring, limiter, switches: () => switches, persist },
+    api: { store, ring, limiter, switches: () => switches, persist, bodyTimeoutMs },
     control: sim,
     log,
     faults,

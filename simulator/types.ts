@@ -73,6 +73,8 @@ export interface RequestLogEntry {
   keyRole?: "read-write" | "read-only";
   /** 0 if the connection was reset, dropped or stalled (or no response was sent yet). */
   status: number;
+  /** The client closed the connection before its request ended; no answer was sent (status 0). */
+  aborted?: true;
   fault?: FaultSpec["kind"];
   /** Parsed JSON body of a POST, if any. */
   body?: unknown;
@@ -122,6 +124,8 @@ export interface SimulatorOptions {
   deliveryCa?: string;
   /** Ring-buffer size of the request log, default 10_000 entries. */
   requestLogLimit?: number;
+  /** Time a request body may take to arrive, in milliseconds, before the answer is 408 (default 10 000). */
+  bodyTimeoutMs?: number;
 }
 
 /** A running simulator: its address, its state and its test hooks. */

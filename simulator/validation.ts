@@ -134,15 +134,30 @@ export function parseIdList(segment: string): number[] {
   return ids;
 }
 
-/** Whether an `Accept` header admits a JSON answer (absent, application/json, application/*, or *\/* with q > 0). */
+/** RFC 9110 qvalue: 0 to 1 with at most three decimals. */
+const QVALUE = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/;
+/** How specific each media range that matches application/json is (RFC 9110 12.5.1: the most specific wins). */
+const JSON_RANGES: Record<string, number> = { "application/json": 2, "application/*": 1, "*/*": 0 };
+
+/**
+ * Whether an `Accept` header admits a JSON answer: absent or empty, or the most specific range that matches
+ * `application/json` has q > 0 (`application/json;q=0, application/*` refuses JSON). A range whose q is not a
+ * qvalue is ignored.
+ */
 export function acceptsJson(accept: string | undefined): boolean {
   if (accept === undefined || accept.trim() === "") return true;
-  return accept.split(",").some((range) => {
+  let best: { specificity: number; q: number } | undefined;
+  for (const range of accept.split(",")) {
     const [type = "", ...params] = range.split(";").map((p) => p.trim().toLowerCase());
-    if (type !== "application/json" && type !== "application/*" && type !== "*/*") return false;
-    const q = params.find((p) => p.startsWith("q="));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
+    const specificity = JSON_RANGES[type];
+    if (specificity === undefined) continue;
+    const weight = params.find((p) => /^q\s*=/.test(p))?.replace(/^q\s*=\s*/, "");
+    if (weight !== undefined && !QVALUE.test(weight)) continue;
+    const q = weight === undefined ? 1 : Number(weight);
+    if (best === undefined || specificity > best.specificity) best = { specificity, q };
+    else if (specificity === best.specificity) best.q = Math.max(best.q, q);
+  }
+  return best !== undefined && best.q > 0;
 }
 
 /** Whether a `Content-Type` is JSON: `application/json`, optionally with `charset=utf-8` (any case). */

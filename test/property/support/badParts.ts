@@ -35,8 +35,12 @@ function isPlainObject(value: unknown): boolean {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** An id list the API must refuse with 400: `\d+(;\d+)*` of safe positive integers is the only valid form. */
-function isValidIdList(segment: string): boolean {
+/**
+ * Whether the API must take an id list: `\d+(;\d+)*` of safe positive integers, once percent-encoded digits
+ * are decoded and one trailing slash is dropped (RFC 3986 6.2.2.2: %31 is "1").
+ */
+function isValidIdList(raw: string): boolean {
+  const segment = raw.replace(/%3([0-9])/gi, "$1").replace(/\/$/, "");
   return (
     /^\d+(;\d+)*$/.test(segment) &&
     segment.split(";").every((part) => Number.isSafeInteger(Number(part)) && Number(part) >= 1)
@@ -108,7 +112,6 @@ export const NAMED_BAD_IDS = [
   "0",
   "1.5",
   "1e3",
-  "%31",
   "1%3B2",
   ";",
   "1;",
