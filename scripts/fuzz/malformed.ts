@@ -6,7 +6,7 @@ import {
   NAMED_BAD_IDS,
   VALID_POST_BODY,
   wrongTypes,
-} from "./badParts";
+} from "./bad-parts";
 
 /** One request to throw at the simulator. */
 export interface MalformedRequest {
