@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { type FuzzRequest, fuzzRequest } from "./grammar";
 import { Lane, type Violation } from "./lane";
+import { rawRequest } from "./raw-client";
 
 /** What to run. */
 export interface FuzzOptions {
@@ -37,6 +38,8 @@ export interface FuzzReport {
 
 /** Stalled bodies are answered 408 after this many milliseconds in a fuzz run (the default is 10 s). */
 export const FUZZ_BODY_TIMEOUT_MS = 250;
+/** Sequences per fast-check round (each round has its own seed, so a failure names the seed to replay). */
+const RUNS_PER_ROUND = 10;
 /** How much of fast-check's report (with the shrunk sequence) a failure keeps, in characters. */
 const SHOWN_REPORT_CHARS = 8_000;
 const OTHER_SHOP = { name: "globex", keys: { readWrite: ["fuzz-globex-rw"] } };
@@ -52,23 +55,28 @@ function shops(lanes: number) {
   ];
 }
 
+/** POST /webhook_subscriptions as `key` on a fresh connection; answers the ids. */
+async function create(sim: RunningSimulator, key: string, hooks: readonly string[]): Promise<number[]> {
+  const body = JSON.stringify({
+    data: { webhook_subscriptions: hooks.map((hook) => ({ hook, url: `https://globex.example/${hook}` })) },
+  });
+  const { host } = new URL(sim.baseUrl);
+  const outcome = await rawRequest(
+    sim.baseUrl,
+    `POST /webhook_subscriptions HTTP/1.1\r\nhost: ${host}\r\nauthorization: bearer ${Buffer.from(key).toString("base64")}\r\n` +
+      `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+  if ("error" in outcome || outcome.reply.status !== 200)
+    throw new Error(`seeding the other shop failed: ${JSON.stringify(outcome)}`);
+  return (JSON.parse(outcome.reply.body) as { data: { ids: Array<{ id: number }> } }).data.ids.map(
+    ({ id }) => id,
+  );
+}
+
 /** Empty every shop, then give the other shop the subscriptions no lane may touch; answers their ids. */
 async function resetWorld(sim: RunningSimulator): Promise<number[]> {
   sim.reset();
-  const response = await fetch(`${sim.baseUrl}/webhook_subscriptions`, {
-    method: "POST",
-    headers: {
-      authorization: `bearer ${Buffer.from(OTHER_SHOP.keys.readWrite[0] ?? "").toString("base64")}`,
-      "content-type": "application/json",
-    },
-    body: JSON.stringify({
-      data: {
-        webhook_subscriptions: OTHER_HOOKS.map((hook) => ({ hook, url: `https://globex.example/${hook}` })),
-      },
-    }),
-  });
-  const json = (await response.json()) as { data: { ids: Array<{ id: number }> } };
-  return json.data.ids.map(({ id }) => id);
+  return create(sim, OTHER_SHOP.keys.readWrite[0] ?? "", OTHER_HOOKS);
 }
 
 /** Counters a sequence adds to (none while shrinking). */
@@ -146,38 +154,36 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const started = Date.now();
   let shrinking = false;
 
-  const runs = Math.ceil(options.requests / options.sequence) * 4;
-  const result = await fc.check(
-    fc.asyncProperty(
-      fc.array(fuzzRequest, { minLength: 1, maxLength: options.sequence, size: "max" }),
-      async (requests) => {
-        if (!shrinking && report.sent >= options.requests) return true;
-        const tally = shrinking ? { sent: 0, statuses: new Map(), kinds: new Map() } : report;
-        const violation = await runSequence(sim, requests, options.lanes, tally);
-        options.progress?.(report.sent);
-        if (violation === undefined) return true;
-        shrinking = true;
-        throw new Error(
-          `${violation.kind}: ${violation.problem}\n--- request sent ---\n${violation.request}`,
-        );
-      },
-    ),
-    { seed: options.seed, numRuns: runs, endOnFailure: false },
+  const property = fc.asyncProperty(
+    fc.array(fuzzRequest, { minLength: 1, maxLength: options.sequence, size: "max" }),
+    async (requests) => {
+      const tally = shrinking ? { sent: 0, statuses: new Map(), kinds: new Map() } : report;
+      const violation = await runSequence(sim, requests, options.lanes, tally);
+      if (!shrinking) options.progress?.(report.sent);
+      if (violation === undefined) return true;
+      shrinking = true;
+      throw new Error(`${violation.kind}: ${violation.problem}\n--- request sent ---\n${violation.request}`);
+    },
   );
-  report.elapsedMs = Date.now() - started;
-  if (result.failed) {
+  // Rounds of a few sequences each, seeded seed, seed+1, ...: stops as soon as enough requests were sent.
+  for (let round = 0; report.sent < options.requests && report.failure === undefined; round++) {
+    const seed = options.seed + round;
+    const result = await fc.check(property, { seed, numRuns: RUNS_PER_ROUND });
+    if (!result.failed) continue;
     const error =
       result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
     const details = (fc.defaultReportMessage(result) ?? "").slice(0, SHOWN_REPORT_CHARS);
-    report.failure = `${error}\n--- fast-check (seed ${options.seed}) ---\n${details}`;
+    report.failure = `${error}\n--- fast-check (seed ${seed}, round ${round} of --seed ${options.seed}) ---\n${details}`;
     if (options.failureFile !== undefined && result.counterexample !== null) {
       mkdirSync(dirname(options.failureFile), { recursive: true });
       writeFileSync(options.failureFile, JSON.stringify(result.counterexample[0], null, 1));
       report.failure += `\nreplay: npm run fuzz:sim -- --replay ${options.failureFile} --lanes ${options.lanes}`;
     }
   }
-  const alive = await fetch(`${sim.baseUrl}/`);
-  if (alive.status !== 200) report.failure ??= `GET / answers ${alive.status} after the run`;
+  report.elapsedMs = Date.now() - started;
+  const alive = await rawRequest(sim.baseUrl, `GET / HTTP/1.1\r\nhost: ${new URL(sim.baseUrl).host}\r\n\r\n`);
+  if ("error" in alive || alive.reply.status !== 200)
+    report.failure ??= `GET / after the run: ${JSON.stringify(alive)}`;
   await sim.close();
   return report;
 }
