@@ -129,13 +129,24 @@ const collectionPath = fc.constantFrom(
 );
 const query = fc.constantFrom("", "", "", "?a=b", "?", "?x=%zz");
 
-const acceptHeader = fc.constantFrom<Array<[string, string]>>(
-  [],
-  [["accept", "application/json"]],
-  [["accept", "*/*"]],
-  [["accept", "application/*;q=0.5, text/html"]],
-  [["accept", "application/json;q=0, application/*"]],
-  [["accept", "text/html"]],
+/** Accept headers: mostly ones that admit JSON, sometimes one that does not (406, must fail). */
+const acceptHeader = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom<Array<[string, string]>>(
+      [],
+      [["accept", "application/json"]],
+      [["accept", "*/*"]],
+      [["accept", "application/*;q=0.5, text/html"]],
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<Array<[string, string]>>(
+      [["accept", "application/json;q=0, application/*"]],
+      [["accept", "text/html"]],
+    ),
+  },
 );
 const junkHeaders = fc.oneof(
   { weight: 5, arbitrary: fc.constant<Array<[string, string]>>([]) },
@@ -188,7 +199,7 @@ const apiCall: fc.Arbitrary<FuzzRequest> = fc
     framing,
   )
   .map(([[method, path], prefix, q, accept, junk, body, frame]) => ({
-    kind: `${method} ${path.includes(";") || /\d/.test(path) ? "ids" : "list"}`,
+    kind: `${method} ${/^\/(webhook_subscriptions|%77ebhook_subscriptions|webhook_%73ubscriptions)?\/?$/.test(path) ? "list" : "ids"}`,
     method,
     target: `${prefix}${path}${q}`,
     headers: [
