@@ -30,6 +30,7 @@ import {
   readBody,
   send,
 } from "./http-util";
+import { JsonChunks, sendChunks } from "./json-stream";
 import {
   answerOnSocket,
   expectationFailed,
@@ -238,6 +239,7 @@ export function createSimServer(deps: ServerDeps): SimServer {
     } catch (error) {
       result = toAnswer(error, (t) => deps.api.ring.scrub(t));
     }
+    if (result.body instanceof JsonChunks) return sendChunks(res, result.status, result.body);
     answer(res, undefined, result);
   }
 

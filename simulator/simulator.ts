@@ -1,19 +1,23 @@
 /** `startSimulator`: validates options, wires store, persistence, log, faults, deliveries and the server. */
 import type { AddressInfo } from "node:net";
 import { isIP } from "node:net";
+import { basename } from "node:path";
 import { KeyRing } from "./auth";
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_HOST,
   DEFAULT_PORT,
+  DEFAULT_REQUEST_LOG_BYTES,
   DEFAULT_REQUEST_LOG_LIMIT,
   DEFAULT_SHOPS,
   DEFAULT_SWITCHES,
+  MIN_REQUEST_LOG_BYTES,
 } from "./constants";
 import { isLoopbackAddress } from "./control";
+import { ApiError, ERROR_CODES } from "./errors";
 import { Deliverer } from "./events";
 import { FaultList } from "./faults";
-import { loadState, StateWriter } from "./persistence";
+import { loadState, removeInterruptedSaves, StateWriter } from "./persistence";
 import { RateLimiter } from "./rate-limit";
 import { RequestLog } from "./request-log";
 import { InvalidInputError, parseEvent, parseFault, parseShopSeeds, parseSwitchesPatch } from "./schemas";
@@ -30,12 +34,15 @@ export function isLoopbackHost(host: string): boolean {
 /** Longest delay a Node timer takes, in milliseconds (2^31-1). */
 const MAX_TIMER_MS = 2_147_483_647;
 
-function checkOptions(options: SimulatorOptions): {
+interface CheckedOptions {
   host: string;
   port: number;
   logLimit: number;
+  logBytes: number;
   bodyTimeoutMs: number;
-} {
+}
+
+function checkOptions(options: SimulatorOptions): CheckedOptions {
   const host = options.host ?? DEFAULT_HOST;
   if (!isLoopbackHost(host)) {
     throw new InvalidInputError(`host "${host}" is not a loopback address; use 127.0.0.1, ::1 or localhost`);
@@ -52,7 +59,35 @@ function checkOptions(options: SimulatorOptions): {
   if (!Number.isInteger(bodyTimeoutMs) || bodyTimeoutMs < 1 || bodyTimeoutMs > MAX_TIMER_MS) {
     throw new InvalidInputError(`bodyTimeoutMs ${bodyTimeoutMs} is not an integer in 1-${MAX_TIMER_MS}`);
   }
-  return { host: host.startsWith("[") ? host.slice(1, -1) : host, port, logLimit, bodyTimeoutMs };
+  const logBytes = options.requestLogBytes ?? DEFAULT_REQUEST_LOG_BYTES;
+  if (!Number.isSafeInteger(logBytes) || logBytes < MIN_REQUEST_LOG_BYTES) {
+    throw new InvalidInputError(
+      `requestLogBytes ${logBytes} is not an integer of at least ${MIN_REQUEST_LOG_BYTES} (1 MiB)`,
+    );
+  }
+  return { host: host.startsWith("[") ? host.slice(1, -1) : host, port, logLimit, logBytes, bodyTimeoutMs };
+}
+
+/**
+ * The 500 of a write whose save failed: names the file by its base name only (an answer must not reveal
+ * the machine's paths) and the error code; the original error is the `cause`.
+ */
+function saveFailed(dataFile: string, error: unknown): ApiError {
+  const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
+  const failure = new ApiError(
+    500,
+    ERROR_CODES.generic,
+    "Internal server error",
+    `the simulator could not save its data file "${basename(dataFile)}" (${code}); the change is kept in memory and saved with the next one`,
+  );
+  failure.cause = error;
+  return failure;
+}
+
+/** What the control endpoints need beyond the public RunningSimulator. */
+interface ControlExtras {
+  activeFaults: FaultList["list"];
+  requestChunks: RequestLog["listingChunks"];
 }
 
 function sameRateLimit(a: Switches["rateLimit"], b: Switches["rateLimit"]): boolean {
@@ -61,7 +96,7 @@ function sameRateLimit(a: Switches["rateLimit"], b: Switches["rateLimit"]): bool
 
 /** Start a simulator. Rejects with InvalidInputError on bad options, SimulatorStateError on a bad data file. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const { host, port, logLimit, bodyTimeoutMs } = checkOptions(options);
+  const { host, port, logLimit, logBytes, bodyTimeoutMs } = checkOptions(options);
   const shops = parseShopSeeds(structuredClone(options.shops ?? DEFAULT_SHOPS));
   let switches: Switches = { ...DEFAULT_SWITCHES, ...parseSwitchesPatch(options.switches ?? {}) };
 
@@ -69,24 +104,33 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   if (options.dataFile !== undefined) {
     const snapshot = loadState(options.dataFile);
     if (snapshot !== undefined) store.load(snapshot);
+    removeInterruptedSaves(options.dataFile);
   }
-  const writer =
-    options.dataFile === undefined ? undefined : new StateWriter(options.dataFile, () => store.snapshot());
-  const persist = (): Promise<void> => writer?.save() ?? Promise.resolve();
+  const dataFile = options.dataFile;
+  const writer = dataFile === undefined ? undefined : new StateWriter(dataFile, () => store.snapshot());
+  const persist = async (): Promise<void> => {
+    if (writer === undefined || dataFile === undefined) return;
+    try {
+      await writer.save();
+    } catch (error) {
+      throw saveFailed(dataFile, error);
+    }
+  };
 
   const ring = new KeyRing(shops);
   const limiter = new RateLimiter();
-  const log = new RequestLog(logLimit);
+  const log = new RequestLog(logLimit, logBytes);
   const faults = new FaultList();
   const tokens = new Map(
     shops.map((s) => [s.name, Buffer.from(s.keys.readWrite[0] ?? "").toString("base64")]),
   );
   const deliverer = new Deliverer(store, (shop) => tokens.get(shop), options.deliveryCa);
 
-  const sim: Omit<RunningSimulator, "baseUrl" | "close"> & { activeFaults: FaultList["list"] } = {
+  const sim: Omit<RunningSimulator, "baseUrl" | "close"> & ControlExtras = {
     subscriptions: (shop) => store.list(shop),
     state: () => store.snapshot(),
     requests: () => log.list(),
+    requestChunks: () => log.listingChunks(),
     clearRequests: () => log.clear(),
     switches: () => structuredClone(switches),
     setSwitches: (patch) => {
@@ -97,20 +141,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     addFault: (fault) => faults.add(parseFault(fault)),
     clearFaults: () => faults.clear(),
     activeFaults: () => faults.list(),
-    reset: () => {
+    reset: async () => {
       store.clear();
       log.clear(true);
       faults.clear();
       limiter.clear();
       deliverer.clear();
-      persist().catch(() => undefined);
+      await persist();
     },
     deliveries: () => deliverer.list(),
     emit: async (event) => deliverer.emit(parseEvent(event)),
   };
 
   const simServer = createSimServer({
-    api: { store, ring, limiter, switches: () => switches, persist, bodyTimeoutMs },
+    api: { store, ring, limiter, switches: () => switches, persist, log, bodyTimeoutMs },
     control: sim,
     log,
     faults,

@@ -75,7 +75,7 @@ async function create(sim: RunningSimulator, key: string, hooks: readonly string
 
 /** Empty every shop, then give the other shop the subscriptions no lane may touch; answers their ids. */
 async function resetWorld(sim: RunningSimulator): Promise<number[]> {
-  sim.reset();
+  await sim.reset();
   return create(sim, OTHER_SHOP.keys.readWrite[0] ?? "", OTHER_HOOKS);
 }
 
