@@ -1,39 +1,33 @@
 import { z } from "zod";
+import { callbackUrlRefusal } from "../simulator/url-rule";
 import { HOOKS } from "./hooks";
 
-function hasSpaceOrControl(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code <= 0x20 || code === 0x7f) return true;
-  }
-  return /\s/.test(text);
-}
+const USE = (fix: string | undefined): string => (fix === undefined ? "" : `; use "${fix}"`);
 
 /**
- * Why a callback URL is refused, with the fix; undefined when it is fine. The service stores URLs lowercase
- * and only calls HTTPS, so anything else would be rejected (or silently changed) by the API.
+ * Why a callback URL is refused, with the fix; undefined when it is fine. The rule is the API's own
+ * (`simulator/url-rule.ts`): one absolute, lowercase HTTPS URL that RFC 3986 and client URL parsers read alike,
+ * so preview refuses exactly what the service would refuse (or silently call at another address).
  */
 export function callbackUrlProblem(url: string): string | undefined {
-  // URL parsing trims or drops these silently ("https://a.example/x " parses), but the service refuses them.
-  if (hasSpaceOrControl(url)) {
-    return `${JSON.stringify(url)} must not contain whitespace or control characters (the service refuses them); remove them`;
+  const refusal = callbackUrlRefusal(url);
+  if (refusal === undefined) return undefined;
+  const { detail, fix } = refusal;
+  const shown = JSON.stringify(url);
+  switch (refusal.kind) {
+    case "not-absolute":
+      return `${shown} is not an absolute URL (${detail}); write it as https://host/path`;
+    case "whitespace":
+      return `${shown} must not contain whitespace or control characters (${detail}; the service refuses them); remove them${USE(fix)}`;
+    case "not-https":
+      return `${shown} must use HTTPS${USE(fix)}`;
+    case "not-lowercase":
+      return `${shown} must be lowercase (the service calls it in lowercase)${USE(fix)}`;
+    case "userinfo":
+      return `${shown} must not carry a user name or password; put a token in the path or query instead${USE(fix)}`;
+    case "ambiguous":
+      return `${shown} is not one unambiguous URL: ${detail}${USE(fix)}`;
   }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return `"${url}" is not an absolute URL; write it as https://host/path`;
-  }
-  if (parsed.protocol !== "https:") {
-    return `"${url}" must use HTTPS; use "https://${url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "")}"`;
-  }
-  if (parsed.username !== "" || parsed.password !== "") {
-    return `"${url}" must not carry a user name or password; put a token in the path or query instead`;
-  }
-  if (url !== url.toLowerCase()) {
-    return `"${url}" must be lowercase (the service calls it in lowercase); use "${url.toLowerCase()}"`;
-  }
-  return undefined;
 }
 
 /** A webhook callback URL: absolute, HTTPS, lowercase, no credentials. */

@@ -1,13 +1,14 @@
 /**
- * The Shipping Service API: root status, and POST / GET / DELETE of webhook subscriptions. Checks run in a
- * fixed order: path (404), method (405), User-Agent when required (400), Authorization (401), rate limit (429), Accept (406), key role (403),
- * then per endpoint Content-Type (415), body size (413), JSON (400), content (422 / 400), ids (403 / 404).
+ * The Shipping Service API: root status, and POST / GET (HEAD) / DELETE of webhook subscriptions. Checks run
+ * in a fixed order: path (404), method (405), User-Agent when required (400), Authorization (401), rate limit
+ * (429), Accept (406), key role (403), then per endpoint Content-Type and Content-Encoding (415), body time
+ * (408), size (413), UTF-8 and JSON (400), content (422 / 400), ids (403 / 404).
  */
 import type { IncomingMessage } from "node:http";
 import { authenticate, type Identity, type KeyRing, schemeWord } from "./auth";
 import { DEFAULT_BODY_LIMIT_BYTES, REQUIRED_USER_AGENT, SERVICE_TITLE, SIM_ACCOUNT_ID } from "./constants";
-import { ApiError, ERROR_CODES, parseJsonBody } from "./errors";
-import { type Answer, readBody } from "./http-util";
+import { ApiError, decodeUtf8Body, ERROR_CODES, parseJsonBody } from "./errors";
+import { type Answer, contentEncodingProblem, readBody } from "./http-util";
 import { describeValue } from "./json-text";
 import { type RateLimiter, rateLimitSettings } from "./rate-limit";
 import type { RequestLog } from "./request-log";
@@ -24,6 +25,8 @@ export interface ApiDeps {
   switches(): Switches;
   /** Persist the store; resolves when durable (immediately when in memory). */
   persist(): Promise<void>;
+  /** Time a request body may take to arrive, in milliseconds, before the answer is 408. */
+  bodyTimeoutMs: number;
   /** The request log, to record bodies in. */
   log: RequestLog;
 }
@@ -91,12 +94,19 @@ async function readJsonBody(deps: ApiDeps, req: IncomingMessage, entry: RequestL
       'send the body as JSON with "Content-Type: application/json; charset=utf-8"',
     );
   }
-  const result = await readBody(req, DEFAULT_BODY_LIMIT_BYTES);
+  const encoding = contentEncodingProblem(req.headers["content-encoding"]);
+  if (encoding !== undefined) throw encoding;
+  const result = await readBody(req, DEFAULT_BODY_LIMIT_BYTES, deps.bodyTimeoutMs);
+  if (result.timedOut) {
+    const seconds = deps.bodyTimeoutMs / 1000;
+    const message = `the request body did not arrive within ${seconds} s; send it at once, with a correct Content-Length`;
+    throw generic(408, "Request timeout", message, { connection: "close" });
+  }
   if (!result.ok) {
     const headers: Record<string, string> = result.drained ? {} : { connection: "close" };
     throw generic(413, "Payload too large", `the body exceeds ${DEFAULT_BODY_LIMIT_BYTES} bytes`, headers);
   }
-  const body = parseJsonBody(result.bytes.toString("utf8"));
+  const body = parseJsonBody(decodeUtf8Body(result.bytes));
   deps.log.recordBody(entry, body, result.bytes.length, deps.ring);
   return body;
 }
@@ -211,9 +221,10 @@ export async function handleApi(
   const identity = authenticate(header, deps.switches().authScheme, deps.ring);
   entry.shop = identity.shop;
   entry.keyRole = identity.role;
-  checkRateLimit(deps, identity, method);
+  const reading = method === "GET" || method === "HEAD";
+  checkRateLimit(deps, identity, reading ? "GET" : method);
   checkAccept(req);
-  if (method !== "GET" && identity.role === "read-only") {
+  if (!reading && identity.role === "read-only") {
     throw new ApiError(
       403,
       ERROR_CODES.permissionDenied,
@@ -222,6 +233,6 @@ export async function handleApi(
     );
   }
   if (method === "POST") return create(deps, req, entry, identity.shop);
-  if (method === "GET") return get(deps, r, identity.shop);
+  if (reading) return get(deps, r, identity.shop);
   return remove(deps, r.kind === "ids" ? r.segment : "", identity.shop);
 }

@@ -129,6 +129,16 @@ function allowedWords(setting: Switches["authScheme"]): string[] {
   return setting === "both" ? ["bearer", "basic"] : [setting];
 }
 
+/** Realm named in `WWW-Authenticate`. */
+const REALM = "Shipping Service API";
+
+/** The `WWW-Authenticate` value every 401 carries (RFC 9110 11.6.1): one challenge per accepted scheme word. */
+export function wwwAuthenticate(setting: Switches["authScheme"]): string {
+  return allowedWords(setting)
+    .map((word) => `${word === "basic" ? "Basic" : "Bearer"} realm="${REALM}"`)
+    .join(", ");
+}
+
 function unauthorized(message: string): ApiError {
   return new ApiError(401, ERROR_CODES.invalidAuthorization, AUTH_TITLE, message);
 }

@@ -11,6 +11,12 @@ export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Past this many bytes an oversized body is no longer drained: 413 is sent and the connection closed. */
 export const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+/** Time a request body may take to arrive once the API reads it, in milliseconds; then the answer is 408. */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+/** Time the request line and headers may take to arrive, in milliseconds; then the answer is 408. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** How often Node checks connections for the headers timeout, in milliseconds. */
+export const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
 /** Default size of the request-log ring buffer, in entries. */
 export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
 /** Default bound of the request log's memory, in charged bytes (two per character of its strings). */

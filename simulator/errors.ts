@@ -97,3 +97,19 @@ export function parseJsonBody(text: string): unknown {
     );
   }
 }
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Decodes a body as UTF-8, or throws the 400 the API answers for bytes that are not UTF-8 (never U+FFFD). */
+export function decodeUtf8Body(bytes: Uint8Array): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new ApiError(
+      400,
+      ERROR_CODES.malformed,
+      "Malformed body",
+      "the body is not valid UTF-8; send JSON encoded as UTF-8",
+    );
+  }
+}

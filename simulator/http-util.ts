@@ -1,7 +1,7 @@
 /** Small HTTP helpers over node:http: body reading with a size limit, JSON answers, error answers. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MAX_DRAIN_BYTES } from "./constants";
-import { type ApiError, errorBody, newRequestId } from "./errors";
+import { ApiError, ERROR_CODES, errorBody, newRequestId } from "./errors";
 
 /** An answer to send: status, extra headers, and a JSON body (absent = empty body). */
 export interface Answer {
@@ -10,15 +10,31 @@ export interface Answer {
   body?: unknown;
 }
 
-/** The outcome of reading a body: the bytes, or "too-large" (the rest was drained or the socket is to be closed). */
-export type BodyResult = { ok: true; bytes: Buffer } | { ok: false; drained: boolean };
+/**
+ * The outcome of reading a body: the bytes, "too large" (the rest was drained, or the socket is to be
+ * closed), or "timed out" (the body did not arrive within the time allowed; the socket is to be closed).
+ */
+export type BodyResult =
+  | { ok: true; bytes: Buffer; timedOut?: undefined }
+  | { ok: false; drained: boolean; timedOut?: undefined }
+  | { ok: false; drained: false; timedOut: true };
+
+/** The client closed the connection before its request ended: there is nobody left to answer. */
+export class ClientGoneError extends Error {
+  /** A ClientGoneError with a fixed message. */
+  constructor() {
+    super("the client closed the connection before the request body ended");
+    this.name = "ClientGoneError";
+  }
+}
 
 /**
  * Read the request body up to `limitBytes`. Past the limit, bytes are discarded until the end of the request
  * (so the connection stays usable), up to MAX_DRAIN_BYTES, after which reading stops (drained = false).
- * Rejects if the connection closes before the end.
+ * A body not complete within `timeoutMs` of the call is "timed out". Rejects with ClientGoneError if the
+ * connection closes before the end.
  */
-export function readBody(req: IncomingMessage, limitBytes: number): Promise<BodyResult> {
+export function readBody(req: IncomingMessage, limitBytes: number, timeoutMs: number): Promise<BodyResult> {
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
   if (Number.isFinite(declared) && declared > MAX_DRAIN_BYTES)
     return Promise.resolve({ ok: false, drained: false });
@@ -26,9 +42,14 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<Body
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    const timer = setTimeout(() => {
+      req.pause();
+      finish({ ok: false, drained: false, timedOut: true });
+    }, timeoutMs);
     const finish = (result: BodyResult | Error): void => {
       if (done) return;
       done = true;
+      clearTimeout(timer);
       req.off("data", onData);
       if (result instanceof Error) reject(result);
       else resolve(result);
@@ -47,8 +68,8 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<Body
         size > limitBytes ? { ok: false, drained: true } : { ok: true, bytes: Buffer.concat(chunks, size) },
       ),
     );
-    req.once("error", (error) => finish(error));
-    req.once("close", () => finish(new Error("connection closed before the request body ended")));
+    req.once("error", () => finish(new ClientGoneError()));
+    req.once("close", () => finish(new ClientGoneError()));
   });
 }
 
@@ -79,8 +100,21 @@ export function errorAnswer(error: ApiError, scrub: (text: string) => string = (
   };
 }
 
-/** Split a request target into path and query (without the "?"). */
-export function splitTarget(target: string): { path: string; query: string } {
-  const q = target.indexOf("?");
-  return q === -1 ? { path: target, query: "" } : { path: target.slice(0, q), query: target.slice(q + 1) };
+/**
+ * A 415 for a body in a content coding the simulator cannot decode (any but `identity`; RFC 9110 8.4.1), with
+ * `Accept-Encoding: identity` saying what it takes (RFC 9110 12.5.3); undefined when the body is plain.
+ */
+export function contentEncodingProblem(header: string | undefined): ApiError | undefined {
+  const codings = (header ?? "")
+    .split(",")
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== "" && c !== "identity");
+  if (codings.length === 0) return undefined;
+  return new ApiError(
+    415,
+    ERROR_CODES.generic,
+    "Unsupported media type",
+    `Content-Encoding "${codings.join(", ").slice(0, 80)}" cannot be decoded; send the body uncompressed`,
+    { "accept-encoding": "identity" },
+  );
 }

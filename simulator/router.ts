@@ -1,4 +1,7 @@
-/** Maps API paths to routes and the methods each route allows. Paths are matched raw (not URL-decoded). */
+/**
+ * Maps API paths to routes and the methods each route allows. Paths arrive normalised by `parseTarget`
+ * (unreserved characters decoded, one trailing slash removed); anything else encoded stays encoded.
+ */
 
 /** A recognised API path. */
 export type Route =
@@ -12,7 +15,7 @@ const COLLECTION = "/webhook_subscriptions";
 /** Resolve an API path (without query) to a route. */
 export function route(path: string): Route {
   if (path === "/") return { kind: "root" };
-  if (path === COLLECTION || path === `${COLLECTION}/`) return { kind: "collection" };
+  if (path === COLLECTION) return { kind: "collection" };
   if (path.startsWith(`${COLLECTION}/`)) {
     const segment = path.slice(COLLECTION.length + 1);
     if (!segment.includes("/")) return { kind: "ids", segment };
@@ -24,11 +27,11 @@ export function route(path: string): Route {
 export function allowedMethods(r: Route): string[] {
   switch (r.kind) {
     case "root":
-      return ["GET"];
+      return ["GET", "HEAD"];
     case "collection":
-      return ["GET", "POST"];
+      return ["GET", "HEAD", "POST"];
     case "ids":
-      return ["GET", "DELETE"];
+      return ["GET", "HEAD", "DELETE"];
     case "unknown":
       return [];
   }

@@ -12,12 +12,33 @@ import {
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { type ApiDeps, handleApi } from "./api";
-import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_STALL_MS } from "./constants";
+import { wwwAuthenticate } from "./auth";
+import {
+  CONNECTIONS_CHECK_INTERVAL_MS,
+  DEFAULT_BODY_LIMIT_BYTES,
+  DEFAULT_STALL_MS,
+  HEADERS_TIMEOUT_MS,
+} from "./constants";
 import { type ControlTarget, handleControl } from "./control";
-import { ApiError, ERROR_CODES, parseJsonBody } from "./errors";
+import { ApiError, decodeUtf8Body, ERROR_CODES, parseJsonBody } from "./errors";
 import type { FaultList } from "./faults";
-import { type Answer, errorAnswer, readBody, send, splitTarget } from "./http-util";
+import {
+  type Answer,
+  ClientGoneError,
+  contentEncodingProblem,
+  errorAnswer,
+  readBody,
+  send,
+} from "./http-util";
 import { JsonChunks, sendChunks } from "./json-stream";
+import {
+  answerOnSocket,
+  expectationFailed,
+  hostProblem,
+  parseTarget,
+  requestLine,
+  type Target,
+} from "./protocol";
 import type { RequestLog } from "./request-log";
 import type { RequestLogEntry } from "./types";
 
@@ -36,6 +57,14 @@ export interface SimServer {
   close(): Promise<void>;
 }
 
+/** Path and query of a target as sent, without interpretation (for the log of a request that is refused). */
+function splitRaw(target: string): { rawPath: string; query: string } {
+  const q = target.indexOf("?");
+  return q === -1
+    ? { rawPath: target, query: "" }
+    : { rawPath: target.slice(0, q), query: target.slice(q + 1) };
+}
+
 function isControlPath(path: string): boolean {
   return path === "/__sim" || path.startsWith("/__sim/");
 }
@@ -49,8 +78,21 @@ function toAnswer(error: unknown, scrub: (text: string) => string): Answer {
   );
 }
 
-async function readControlJson(req: IncomingMessage): Promise<unknown> {
-  const result = await readBody(req, DEFAULT_BODY_LIMIT_BYTES);
+async function readControlJson(req: IncomingMessage, timeoutMs: number): Promise<unknown> {
+  const encoding = contentEncodingProblem(req.headers["content-encoding"]);
+  if (encoding !== undefined) throw encoding;
+  const result = await readBody(req, DEFAULT_BODY_LIMIT_BYTES, timeoutMs);
+  if (result.timedOut) {
+    throw new ApiError(
+      408,
+      ERROR_CODES.generic,
+      "Request timeout",
+      "the request body did not arrive in time",
+      {
+        connection: "close",
+      },
+    );
+  }
   if (!result.ok) {
     throw new ApiError(
       413,
@@ -59,7 +101,7 @@ async function readControlJson(req: IncomingMessage): Promise<unknown> {
       `the body exceeds ${DEFAULT_BODY_LIMIT_BYTES} bytes`,
     );
   }
-  const text = result.bytes.toString("utf8");
+  const text = decodeUtf8Body(result.bytes);
   if (text.trim() === "") return {};
   return parseJsonBody(text);
 }
@@ -71,32 +113,9 @@ const PARSER_STATUSES: Record<string, number> = {
   ERR_HTTP_REQUEST_TIMEOUT: 408,
 };
 
-/**
- * A request Node's parser refused (bad method token, oversized headers, broken framing) never reaches the
- * API handlers; answer it like every other 4xx, with the JSON error body, instead of Node's bare status
- * line. The raw packet (which may hold an Authorization header) is never echoed.
- */
-function onClientError(error: Error & { code?: string }, socket: Duplex): void {
-  // As Node's own handler: no answer when the peer is gone or a response is already half sent.
-  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent === true) {
-    socket.destroy();
-    return;
-  }
-  const status = PARSER_STATUSES[error.code ?? ""] ?? 400;
-  const title = STATUS_CODES[status] ?? "Bad Request";
-  const answer = errorAnswer(
-    new ApiError(status, ERROR_CODES.generic, title, `the HTTP request could not be parsed: ${title}`),
-  );
-  const text = JSON.stringify(answer.body);
-  const head = [
-    `HTTP/1.1 ${status} ${title}`,
-    "content-type: application/json; charset=utf-8",
-    `content-length: ${Buffer.byteLength(text)}`,
-    `x-request-id: ${answer.headers?.["x-request-id"] ?? ""}`,
-    "connection: close",
-  ];
-  socket.end(`${head.join("\r\n")}\r\n\r\n${text}`);
+/** A stand-in for a request Node never turned into an IncomingMessage, for the request log. */
+function unparsedRequest(method: string): IncomingMessage {
+  return { method, headers: {}, rawHeaders: [] } as unknown as IncomingMessage;
 }
 
 /** Create the HTTP server (not yet listening). */
@@ -120,17 +139,60 @@ export function createSimServer(deps: ServerDeps): SimServer {
 
   const answer = (res: ServerResponse, entry: RequestLogEntry | undefined, a: Answer): void => {
     if (entry !== undefined) entry.status = a.status;
+    if (a.status === 401)
+      a.headers = { ...a.headers, "www-authenticate": wwwAuthenticate(deps.api.switches().authScheme) };
     send(res, a);
+  };
+
+  /** Log and answer, on the bare socket, a request Node's parser refused (bad method, huge headers...). */
+  const onClientError = (error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex): void => {
+    // As Node's own handler: no answer when the peer is gone or a response is already half sent.
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent === true) {
+      socket.destroy();
+      return;
+    }
+    const status = PARSER_STATUSES[error.code ?? ""] ?? 400;
+    const title = STATUS_CODES[status] ?? "Bad Request";
+    const line = requestLine(error.rawPacket);
+    const { rawPath, query } = splitRaw(line.target);
+    const entry = deps.log.begin(unparsedRequest(line.method), rawPath, query, deps.api.ring);
+    entry.status = status;
+    const reason =
+      error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "did not arrive in time" : "could not be parsed";
+    answerOnSocket(
+      socket,
+      new ApiError(status, ERROR_CODES.generic, title, `the HTTP request ${reason}: ${title}`),
+    );
+  };
+
+  /** CONNECT (authority-form) is no API request: 405, logged, then the connection is closed. */
+  const onConnect = (req: IncomingMessage, socket: Duplex): void => {
+    const entry = deps.log.begin(req, (req.url ?? "").slice(0, 200), "", deps.api.ring);
+    entry.status = 405;
+    answerOnSocket(
+      socket,
+      new ApiError(
+        405,
+        ERROR_CODES.generic,
+        "Method not allowed",
+        "CONNECT is not allowed; this is no proxy",
+        {
+          allow: "GET, HEAD, POST, DELETE",
+        },
+      ),
+    );
   };
 
   async function onApi(
     req: IncomingMessage,
     res: ServerResponse,
-    path: string,
-    query: string,
+    target: Target,
+    refusal: ApiError | undefined,
   ): Promise<void> {
     const scrub = (text: string): string => deps.api.ring.scrub(text);
-    const entry = deps.log.begin(req, path, query, deps.api.ring);
+    const entry = deps.log.begin(req, target.rawPath, target.query, deps.api.ring);
+    if (refusal !== undefined) return answer(res, entry, errorAnswer(refusal, scrub));
     const plan = deps.faults.plan(req.method ?? "");
     if (plan.recorded !== undefined) entry.fault = plan.recorded;
     if (plan.latencyMs > 0) await delay(plan.latencyMs);
@@ -152,8 +214,12 @@ export function createSimServer(deps: ServerDeps): SimServer {
     }
     let result: Answer;
     try {
-      result = await handleApi(deps.api, req, path, entry);
+      result = await handleApi(deps.api, req, target.path, entry);
     } catch (error) {
+      if (error instanceof ClientGoneError) {
+        entry.aborted = true;
+        return;
+      }
       result = toAnswer(error, scrub);
     }
     if (closed) return;
@@ -168,7 +234,7 @@ export function createSimServer(deps: ServerDeps): SimServer {
         method: req.method ?? "",
         path,
         remoteAddress: req.socket.remoteAddress,
-        readJson: () => readControlJson(req),
+        readJson: () => readControlJson(req, deps.api.bodyTimeoutMs),
       });
     } catch (error) {
       result = toAnswer(error, (t) => deps.api.ring.scrub(t));
@@ -177,9 +243,33 @@ export function createSimServer(deps: ServerDeps): SimServer {
     answer(res, undefined, result);
   }
 
-  const server = createServer((req, res) => {
-    const { path, query } = splitTarget(req.url ?? "/");
-    const handled = isControlPath(path) ? onControl(req, res, path) : onApi(req, res, path, query);
+  const server = createServer(
+    {
+      requireHostHeader: false, // checked in hostProblem, so the 400 has the JSON error body and a log entry
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS,
+    },
+    (req, res) => dispatch(req, res),
+  );
+
+  function dispatch(req: IncomingMessage, res: ServerResponse): void {
+    let target: Target;
+    let refusal: ApiError | undefined;
+    try {
+      target = parseTarget(req.url ?? "/");
+      refusal = hostProblem(req);
+    } catch (error) {
+      target = { ...splitRaw(req.url ?? "/"), path: "" };
+      refusal = error as ApiError;
+    }
+    if (refusal !== undefined && isControlPath(target.rawPath)) {
+      answer(res, undefined, errorAnswer(refusal));
+      return;
+    }
+    const handled =
+      refusal === undefined && isControlPath(target.path)
+        ? onControl(req, res, target.path)
+        : onApi(req, res, target, refusal);
     handled.catch((error: unknown) => {
       if (!res.headersSent && !res.destroyed)
         send(
@@ -187,8 +277,13 @@ export function createSimServer(deps: ServerDeps): SimServer {
           toAnswer(error, (t) => deps.api.ring.scrub(t)),
         );
     });
-  });
+  }
   server.on("clientError", onClientError);
+  server.on("connect", onConnect);
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
+    const target = { ...splitRaw(req.url ?? "/"), path: "" };
+    onApi(req, res, target, expectationFailed(req)).catch(() => res.destroy());
+  });
 
   return {
     server,

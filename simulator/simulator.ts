@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import { basename } from "node:path";
 import { KeyRing } from "./auth";
 import {
+  DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_HOST,
   DEFAULT_PORT,
   DEFAULT_REQUEST_LOG_BYTES,
@@ -30,11 +31,15 @@ export function isLoopbackHost(host: string): boolean {
   return bare === "localhost" || (isIP(bare) !== 0 && isLoopbackAddress(bare));
 }
 
+/** Longest delay a Node timer takes, in milliseconds (2^31-1). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 interface CheckedOptions {
   host: string;
   port: number;
   logLimit: number;
   logBytes: number;
+  bodyTimeoutMs: number;
 }
 
 function checkOptions(options: SimulatorOptions): CheckedOptions {
@@ -50,13 +55,17 @@ function checkOptions(options: SimulatorOptions): CheckedOptions {
   if (!Number.isInteger(logLimit) || logLimit < 1) {
     throw new InvalidInputError(`requestLogLimit ${logLimit} is not a positive integer`);
   }
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  if (!Number.isInteger(bodyTimeoutMs) || bodyTimeoutMs < 1 || bodyTimeoutMs > MAX_TIMER_MS) {
+    throw new InvalidInputError(`bodyTimeoutMs ${bodyTimeoutMs} is not an integer in 1-${MAX_TIMER_MS}`);
+  }
   const logBytes = options.requestLogBytes ?? DEFAULT_REQUEST_LOG_BYTES;
   if (!Number.isSafeInteger(logBytes) || logBytes < MIN_REQUEST_LOG_BYTES) {
     throw new InvalidInputError(
       `requestLogBytes ${logBytes} is not an integer of at least ${MIN_REQUEST_LOG_BYTES} (1 MiB)`,
     );
   }
-  return { host: host.startsWith("[") ? host.slice(1, -1) : host, port, logLimit, logBytes };
+  return { host: host.startsWith("[") ? host.slice(1, -1) : host, port, logLimit, logBytes, bodyTimeoutMs };
 }
 
 /**
@@ -87,7 +96,7 @@ function sameRateLimit(a: Switches["rateLimit"], b: Switches["rateLimit"]): bool
 
 /** Start a simulator. Rejects with InvalidInputError on bad options, SimulatorStateError on a bad data file. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const { host, port, logLimit, logBytes } = checkOptions(options);
+  const { host, port, logLimit, logBytes, bodyTimeoutMs } = checkOptions(options);
   const shops = parseShopSeeds(structuredClone(options.shops ?? DEFAULT_SHOPS));
   let switches: Switches = { ...DEFAULT_SWITCHES, ...parseSwitchesPatch(options.switches ?? {}) };
 
@@ -145,7 +154,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   };
 
   const simServer = createSimServer({
-    api: { store, ring, limiter, switches: () => switches, persist, log },
+    api: { store, ring, limiter, switches: () => switches, persist, log, bodyTimeoutMs },
     control: sim,
     log,
     faults,

@@ -86,6 +86,8 @@ export interface RequestLogEntry {
   keyRole?: "read-write" | "read-only";
   /** 0 if the connection was reset, dropped or stalled (or no response was sent yet). */
   status: number;
+  /** The client closed the connection before its request ended; no answer was sent (status 0). */
+  aborted?: true;
   fault?: FaultSpec["kind"];
   /** Parsed JSON body of a POST (credentials scrubbed), when its JSON text fits the log (16 KiB). */
   body?: unknown;
@@ -141,6 +143,8 @@ export interface SimulatorOptions {
   deliveryCa?: string;
   /** Most entries the request log keeps (oldest dropped first), default 10_000. */
   requestLogLimit?: number;
+  /** Time a request body may take to arrive, in milliseconds, before the answer is 408 (default 10 000). */
+  bodyTimeoutMs?: number;
   /**
    * Most memory the request log holds, in bytes (strings charged two bytes per character), default 16 MiB,
    * at least 1 MiB; oldest entries are dropped first.

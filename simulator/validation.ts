@@ -3,6 +3,7 @@ import { HOOKS } from "./constants";
 import { ApiError, ERROR_CODES, type ErrorItem } from "./errors";
 import { describeValue } from "./json-text";
 import type { Hook } from "./types";
+import { callbackUrlRefusal } from "./url-rule";
 
 /** One validated item of a POST. */
 export interface NewSubscription {
@@ -25,27 +26,30 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function hasSpaceOrControl(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code <= 0x20 || code === 0x7f) return true;
-  }
-  return /\s/.test(text);
-}
+const USE = (fix: string | undefined): string => (fix === undefined ? "" : `; use "${fix}"`);
 
-/** Why `url` is not acceptable, or undefined when it is (absolute, https, lowercase, no whitespace). */
+/**
+ * Why `url` is not acceptable, with the reason and the fix, or undefined when it is: one absolute, lowercase
+ * HTTPS URL that RFC 3986 and client URL parsers read alike (see url-rule.ts).
+ */
 export function urlProblem(url: string): string | undefined {
-  // WHATWG parsing trims and strips whitespace silently; a stored callback must be exactly what is called.
-  if (hasSpaceOrControl(url)) return "must be an absolute URL without whitespace or control characters";
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return "must be an absolute URL, e.g. https://example.com/hooks";
+  const refusal = callbackUrlRefusal(url);
+  if (refusal === undefined) return undefined;
+  const { detail, fix } = refusal;
+  switch (refusal.kind) {
+    case "not-absolute":
+      return `must be an absolute URL, e.g. https://example.com/hooks (${detail})`;
+    case "whitespace":
+      return `must be an absolute URL without whitespace or control characters (${detail})${USE(fix)}`;
+    case "not-https":
+      return `must use https (${detail})${USE(fix)}`;
+    case "not-lowercase":
+      return `must be lowercase${USE(fix)}`;
+    case "userinfo":
+      return `must not carry a user name or password; put a token in the path or query instead${USE(fix)}`;
+    case "ambiguous":
+      return `must be one unambiguous URL: ${detail}${USE(fix)}`;
   }
-  if (parsed.protocol.toLowerCase() !== "https:") return "must use https";
-  if (url !== url.toLowerCase()) return `must be lowercase; use "${url.toLowerCase()}"`;
-  return undefined;
 }
 
 function validateItem(value: unknown, path: string, errors: ErrorItem[]): NewSubscription | undefined {
@@ -132,15 +136,30 @@ export function parseIdList(segment: string): number[] {
   return ids;
 }
 
-/** Whether an `Accept` header admits a JSON answer (absent, application/json, application/*, or *\/* with q > 0). */
+/** RFC 9110 qvalue: 0 to 1 with at most three decimals. */
+const QVALUE = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/;
+/** How specific each media range that matches application/json is (RFC 9110 12.5.1: the most specific wins). */
+const JSON_RANGES: Record<string, number> = { "application/json": 2, "application/*": 1, "*/*": 0 };
+
+/**
+ * Whether an `Accept` header admits a JSON answer: absent or empty, or the most specific range that matches
+ * `application/json` has q > 0 (`application/json;q=0, application/*` refuses JSON). A range whose q is not a
+ * qvalue is ignored.
+ */
 export function acceptsJson(accept: string | undefined): boolean {
   if (accept === undefined || accept.trim() === "") return true;
-  return accept.split(",").some((range) => {
+  let best: { specificity: number; q: number } | undefined;
+  for (const range of accept.split(",")) {
     const [type = "", ...params] = range.split(";").map((p) => p.trim().toLowerCase());
-    if (type !== "application/json" && type !== "application/*" && type !== "*/*") return false;
-    const q = params.find((p) => p.startsWith("q="));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
+    const specificity = JSON_RANGES[type];
+    if (specificity === undefined) continue;
+    const weight = params.find((p) => /^q\s*=/.test(p))?.replace(/^q\s*=\s*/, "");
+    if (weight !== undefined && !QVALUE.test(weight)) continue;
+    const q = weight === undefined ? 1 : Number(weight);
+    if (best === undefined || specificity > best.specificity) best = { specificity, q };
+    else if (specificity === best.specificity) best.q = Math.max(best.q, q);
+  }
+  return best !== undefined && best.q > 0;
 }
 
 /** Whether a `Content-Type` is JSON: `application/json`, optionally with `charset=utf-8` (any case). */

@@ -15,8 +15,13 @@ const RUNS = { numRuns: 10_000 } as const;
 const TIMEOUT_MS = 120_000;
 const HOOK = "order_status_change";
 
-/** The callback URL rules of the spec, written out independently of the provider. */
+/** Characters of RFC 3986 (unreserved, reserved, "%"), without the fragment's "#". */
+const URI_TEXT = /^[a-z0-9\-._~:/?[\]@!$&'()*+,;=%]*$/;
+
+/** The callback URL rules of the spec and RFC 3986, written out independently of the provider. */
 function ruleBroken(url: string): string | undefined {
+  if (!url.startsWith("https://")) return "does not start with https://";
+  if (!URI_TEXT.test(url)) return "has a character outside RFC 3986 (or a fragment, or uppercase)";
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -26,6 +31,10 @@ function ruleBroken(url: string): string | undefined {
   if (parsed.protocol !== "https:") return "not HTTPS";
   if (url !== url.toLowerCase()) return "not lowercase";
   if (parsed.username !== "" || parsed.password !== "") return "has credentials";
+  // The address a client calls is the text written, up to an omitted default port and an empty path.
+  const [, authority = "", rest = ""] = /^https:\/\/([^/?]*)(.*)$/.exec(url) ?? [];
+  const written = `https://${authority.replace(/:443$/, "")}${rest.startsWith("/") ? rest : `/${rest}`}`;
+  if (parsed.href !== written) return `is called as ${parsed.href}`;
   if (apiUrlProblem(url) !== undefined) return `the API refuses it: ${apiUrlProblem(url)}`;
   return undefined;
 }
@@ -68,6 +77,19 @@ describe("checkInputs, 10,000 generated inputs per property", () => {
   );
 
   it(
+    "preview refuses every URL the API refuses, before any API call",
+    () => {
+      fc.assert(
+        fc.property(urlLike, (url) => {
+          if (apiUrlProblem(url) !== undefined) expect(urlFailure(url), JSON.stringify(url)).toBeDefined();
+        }),
+        RUNS,
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
     "every refused URL breaks a rule, and the reason says which",
     () => {
       fc.assert(
@@ -76,7 +98,7 @@ describe("checkInputs, 10,000 generated inputs per property", () => {
           if (failure === undefined) return;
           expect(ruleBroken(url), JSON.stringify(url)).toBeDefined();
           expect(failure.reason).toMatch(
-            /absolute URL|HTTPS|lowercase|user name or password|whitespace or control/,
+            /absolute URL|HTTPS|lowercase|user name or password|whitespace or control|unambiguous URL: ./,
           );
         }),
         RUNS,

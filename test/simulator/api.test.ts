@@ -201,7 +201,7 @@ describe("DELETE /webhook_subscriptions/{ids}", () => {
     const sim = await startSim();
     const reply = await api(sim, "DELETE", "/webhook_subscriptions");
     expect(reply.status).toBe(405);
-    expect(reply.headers.allow).toBe("GET, POST");
+    expect(reply.headers.allow).toBe("GET, HEAD, POST");
   });
 });
 

@@ -17,12 +17,12 @@ describe("unknown paths and methods", () => {
   );
 
   it.each([
-    ["PUT", "/", "GET"],
-    ["POST", "/", "GET"],
-    ["DELETE", "/webhook_subscriptions/", "GET, POST"],
-    ["PATCH", "/webhook_subscriptions", "GET, POST"],
-    ["POST", "/webhook_subscriptions/1", "GET, DELETE"],
-    ["PUT", "/webhook_subscriptions/1;2", "GET, DELETE"],
+    ["PUT", "/", "GET, HEAD"],
+    ["POST", "/", "GET, HEAD"],
+    ["DELETE", "/webhook_subscriptions/", "GET, HEAD, POST"],
+    ["PATCH", "/webhook_subscriptions", "GET, HEAD, POST"],
+    ["POST", "/webhook_subscriptions/1", "GET, HEAD, DELETE"],
+    ["PUT", "/webhook_subscriptions/1;2", "GET, HEAD, DELETE"],
   ])("answers 405 to %s %s with Allow: %s", async (method, path, allow) => {
     const sim = await startSim();
     const reply = await api(sim, method, path, { body: "{}" });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { acceptsJson, isJsonContentType, parseIdList, urlProblem } from "../../simulator/validation";
+import { AMBIGUOUS_URLS } from "../support/ambiguousUrls";
 import { api, errorOf, expectErrorShape, startSim, subs } from "./helpers";
 
 const HOOK_LIST = '"shipment_status_change", "shipment_label_created", "order_status_change"';
@@ -86,6 +87,29 @@ describe("url (422, code 10002)", () => {
     expect(errors[0]?.message).toContain(rule);
   });
 
+  it.each(AMBIGUOUS_URLS)(
+    "rejects %j, which parsers read differently (%s), with the fix %s",
+    async (url, reason, fix) => {
+      const errors = await post422(subs(["order_status_change", url]));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ code: 10002, title: "Invalid url" });
+      expect(errors[0]?.message).toMatch(reason);
+      if (fix !== undefined) expect(errors[0]?.message).toContain(`use "${fix}"`);
+    },
+  );
+
+  it("stores an accepted url exactly as posted, and the fix it suggests is accepted", async () => {
+    const sim = await startSim();
+    for (const [, , fix] of AMBIGUOUS_URLS) {
+      if (fix === undefined) continue;
+      const reply = await api(sim, "POST", "/webhook_subscriptions", {
+        body: subs(["order_status_change", fix]),
+      });
+      expect(reply.status, fix).toBe(200);
+      expect(sim.subscriptions("demo").map((s) => s.url)).toEqual([fix]);
+    }
+  });
+
   it.each([
     [undefined, "is missing"],
     [42, "must be a string"],
@@ -144,7 +168,13 @@ describe("a POST is validated as a whole", () => {
 
 describe("helpers", () => {
   it("urlProblem accepts good urls", () => {
-    for (const url of ["https://example.com", "https://a.b/c?d=e#f", "https://user:pw@127.0.0.1:8443/x"]) {
+    for (const url of [
+      "https://example.com",
+      "https://a.b/c?d=e",
+      "https://127.0.0.1:8443/x",
+      "https://[::1]:8443/x",
+      "https://x.example:443/a;b=c/%c3%a9?q=1&r=%20",
+    ]) {
       expect(urlProblem(url)).toBeUndefined();
     }
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkInputs, UNKNOWN_VALUE } from "../../provider/lifecycle";
+import { AMBIGUOUS_URLS } from "../support/ambiguousUrls";
 
 const hook = "order_status_change";
 
@@ -31,6 +32,20 @@ describe("checkInputs: callback URL rules", () => {
     expect(failures[0]?.property).toBe("url");
     expect(failures[0]?.reason).toMatch(reason);
   });
+
+  it.each(AMBIGUOUS_URLS)(
+    "refuses %j, which parsers read differently (%s), suggesting %s",
+    (url, reason, fix) => {
+      const { failures } = checkInputs({ hook, url });
+      expect(failures.map((f) => f.property)).toEqual(["url"]);
+      expect(failures[0]?.reason).toMatch(reason);
+      if (fix === undefined) expect(failures[0]?.reason).not.toMatch(/; use "/);
+      else {
+        expect(failures[0]?.reason).toContain(`use "${fix}"`);
+        expect(checkInputs({ hook, url: fix }).failures).toEqual([]);
+      }
+    },
+  );
 });
 
 describe("checkInputs: hook, shop and presence", () => {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { HOOKS } from "../../../provider/hooks";
 import { UNKNOWN_VALUE } from "../../../provider/lifecycle";
+import { anyText } from "../../../scripts/fuzz/bad-parts";
 
 /** Characters that URL parsing drops or encodes silently, or that are invisible in a diff. */
 export const SNEAKY_CHARACTERS = [
@@ -15,6 +16,15 @@ export const SNEAKY_CHARACTERS = [
   "\u2028",
   "\u3000",
   "\ufeff",
+  "\u00ad",
+  "\u0085",
+  "\u200b",
+  "\\",
+  "#",
+  "%",
+  "%41",
+  "/../",
+  "@",
 ];
 
 const scheme = fc.constantFrom(
@@ -42,6 +52,10 @@ const host = fc.oneof(
     "a..b",
     "",
     "999.1.1.1",
+    "%65xample.com",
+    "0x7f.1",
+    "[0:0::1]",
+    "b\u00fccher.example",
   ),
   fc.string({ unit: "grapheme", maxLength: 8 }),
 );
@@ -83,7 +97,7 @@ export const urlLike: fc.Arbitrary<string> = fc.oneof(
       fc.constantFrom(...SNEAKY_CHARACTERS),
     )
     .map(([url, at, c]) => insert(url, at, c)),
-  fc.string({ unit: "binary", maxLength: 40 }),
+  anyText(40),
   fc.string({ maxLength: 40 }).map((s) => `https://${s}`),
 );
 
@@ -92,7 +106,7 @@ export const inputValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(...HOOKS, UNKNOWN_VALUE, "", "Order_Status_Change", "acme", "Acme Shop"),
   urlLike,
   fc.anything({ maxDepth: 2 }),
-  fc.string({ unit: "binary" }),
+  anyText(100),
 );
 
 /** Inputs of a resource: any subset of hook, url and shop with any values, plus unrelated keys. */

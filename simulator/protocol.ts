@@ -1,0 +1,108 @@
+/**
+ * HTTP/1.1 message rules (RFC 9110 / 9112) checked before any route: the request target (origin-form and
+ * absolute-form, percent-encoded unreserved characters decoded, one trailing slash ignored), the Host header,
+ * and answers written straight to a socket for requests Node's parser refuses.
+ */
+import { type IncomingMessage, STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
+import { ApiError, ERROR_CODES } from "./errors";
+import { errorAnswer } from "./http-util";
+
+/** A request target split into a normalised path (for routing), the path as sent (for the log) and the query. */
+export interface Target {
+  /** Percent-encoded unreserved characters decoded, one trailing slash removed (except for "/"). */
+  path: string;
+  /** The path as sent (absolute-form reduced to its path). */
+  rawPath: string;
+  query: string;
+}
+
+/** Percent-encodings of unreserved characters (RFC 3986 2.3): ALPHA, DIGIT, "-", ".", "_", "~". */
+const ENCODED_UNRESERVED = /%(2d|2e|3[0-9]|4[1-9a-f]|5[0-9a]|5f|6[1-9a-f]|7[0-9a]|7e)/gi;
+const ABSOLUTE_FORM = /^([a-z][a-z0-9+.-]*):\/\/[^/?#]*/i;
+/** Characters of an origin-form target (RFC 3986 pchar, "/", "?", and "%" of a percent-encoding). */
+const TARGET_TEXT = /^[a-z0-9\-._~!$&'()*+,;=:@/?%]*$/i;
+const LONGEST_SHOWN = 200;
+
+function badTarget(target: string, why: string): ApiError {
+  return new ApiError(
+    400,
+    ERROR_CODES.generic,
+    "Bad request",
+    `the request target "${target.slice(0, LONGEST_SHOWN)}" ${why}; send a path such as /webhook_subscriptions`,
+  );
+}
+
+/**
+ * Parse a request target: origin-form (`/path?query`) or absolute-form (`http://host/path?query`, which a
+ * server must accept). Throws a 400 ApiError for anything else (asterisk-form, a fragment, a stray "%").
+ */
+export function parseTarget(target: string): Target {
+  let rest = target;
+  const absolute = ABSOLUTE_FORM.exec(target);
+  if (absolute !== null) {
+    const scheme = (absolute[1] ?? "").toLowerCase();
+    if (scheme !== "http" && scheme !== "https") throw badTarget(target, `uses the scheme "${scheme}"`);
+    rest = target.slice(absolute[0].length);
+    if (rest === "" || rest.startsWith("?")) rest = `/${rest}`;
+  }
+  if (!rest.startsWith("/")) throw badTarget(target, "is neither a path starting with / nor an absolute URL");
+  if (!TARGET_TEXT.test(rest)) throw badTarget(target, "has a character that must be percent-encoded");
+  if (/%(?![0-9a-f]{2})/i.test(rest))
+    throw badTarget(target, 'has a "%" that does not start a percent-encoding');
+  const q = rest.indexOf("?");
+  const rawPath = q === -1 ? rest : rest.slice(0, q);
+  const query = q === -1 ? "" : rest.slice(q + 1);
+  let path = rawPath.replace(ENCODED_UNRESERVED, (encoded) => decodeURIComponent(encoded));
+  if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+  return { path, rawPath, query };
+}
+
+/** A 400 for an HTTP/1.1 request without exactly one Host header (RFC 9112 3.2), or undefined. */
+export function hostProblem(req: IncomingMessage): ApiError | undefined {
+  let hosts = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]?.toLowerCase() === "host") hosts++;
+  }
+  if (hosts === 1 || (hosts === 0 && req.httpVersion === "1.0")) return undefined;
+  const why = hosts === 0 ? "has no Host header" : `has ${hosts} Host headers`;
+  return new ApiError(400, ERROR_CODES.generic, "Bad request", `the request ${why}; send exactly one`);
+}
+
+/** A 417 for an `Expect` other than 100-continue (RFC 9110 10.1.1). */
+export function expectationFailed(req: IncomingMessage): ApiError {
+  const value = String(req.headers.expect ?? "").slice(0, LONGEST_SHOWN);
+  return new ApiError(
+    417,
+    ERROR_CODES.generic,
+    "Expectation failed",
+    `Expect: ${value} is not supported; send no Expect header, or Expect: 100-continue`,
+  );
+}
+
+/** The method and target of the request line a refused packet starts with, for the request log. */
+export function requestLine(rawPacket: unknown): { method: string; target: string } {
+  const text = Buffer.isBuffer(rawPacket) ? rawPacket.subarray(0, 2048).toString("latin1") : "";
+  const [method = "", target = ""] = (text.split("\r\n")[0] ?? "").split(" ");
+  return { method: method.slice(0, 32), target: target.slice(0, LONGEST_SHOWN) };
+}
+
+/**
+ * Answer an error straight on the socket, in the JSON error shape, and close the connection: for requests
+ * Node's parser refused and for CONNECT, which never become a request/response pair.
+ */
+export function answerOnSocket(socket: Duplex, error: ApiError): void {
+  const answer = errorAnswer(error);
+  const text = JSON.stringify(answer.body);
+  const title = STATUS_CODES[error.status] ?? "Error";
+  const extra = Object.entries(error.headers).map(([name, value]) => `${name}: ${value}`);
+  const head = [
+    `HTTP/1.1 ${error.status} ${title}`,
+    "content-type: application/json; charset=utf-8",
+    `content-length: ${Buffer.byteLength(text)}`,
+    `x-request-id: ${answer.headers?.["x-request-id"] ?? ""}`,
+    ...extra,
+    "connection: close",
+  ];
+  socket.end(`${head.join("\r\n")}\r\n\r\n${text}`);
+}
