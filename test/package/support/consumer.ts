@@ -78,7 +78,10 @@ async function install(manager: PackageManager, dir: string, tarball: string, sd
     const flags = ["--omit=dev", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact"];
     await runOk("npm", ["install", ...flags, tarball, sdk], options);
   } else if (manager === "pnpm") {
-    // pnpm's default layout: strict, only direct dependencies at the top of node_modules.
+    // pnpm's default layout: strict, only direct dependencies at the top of node_modules. pnpm 10.7+ fails
+    // the install until each dependency's build script is allowed or not: protobufjs (of @pulumi/pulumi) has
+    // a postinstall that only prints a version notice, so a consumer declines it (README, Package).
+    writeFileSync(join(dir, "pnpm-workspace.yaml"), "allowBuilds:\n  protobufjs: false\n");
     await runOk(bin("pnpm"), ["add", "--save-exact", "--reporter=append-only", tarball, sdk], options);
   } else {
     writeFileSync(
