@@ -15,6 +15,8 @@ import {
 /** Install plus up, refresh and destroy on a loaded machine. */
 const INSTALL_AND_DEPLOY_MS = 540_000;
 const DEPLOY_DEADLINE_MS = 240_000;
+/** Removing two consumers' node_modules takes long on a loaded disk. */
+const CLEANUP_TIMEOUT_MS = 300_000;
 
 let sim: RunningSimulator;
 let root: string;
@@ -29,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sim?.close();
   if (root !== undefined) rmSync(root, { recursive: true, force: true });
-});
+}, CLEANUP_TIMEOUT_MS);
 
 describe.each([
   {

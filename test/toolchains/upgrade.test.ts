@@ -24,6 +24,8 @@ const BASELINE_ENV = [
 /** One consumer run: up to four engine operations on a loaded machine. */
 const RUN_DEADLINE_MS = 300_000;
 const TEST_TIMEOUT_MS = 2 * RUN_DEADLINE_MS;
+/** Removing two consumers' node_modules takes long on a loaded disk. */
+const CLEANUP_TIMEOUT_MS = 300_000;
 
 /** A Node.js, a Pulumi CLI and an @pulumi/pulumi, installed together in one consumer project. */
 interface Pair {
@@ -68,7 +70,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sim?.close();
   if (root !== undefined) rmSync(root, { recursive: true, force: true });
-});
+}, CLEANUP_TIMEOUT_MS);
 
 /** Runs `operations` on the shared stack with `pair`; both pairs use the same file backend. */
 function run(pair: Pair, stack: string, operations: string) {
