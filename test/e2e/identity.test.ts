@@ -67,19 +67,15 @@ async function recorded(stack: Awaited<ReturnType<typeof scenario>>["stack"]) {
 }
 
 function plainExport(box: Sandbox): string {
-  return execFileSync(
-    join(dist.pulumiCli.pulumiCliRoot(), "bin", "pulumi"),
-    ["stack", "export", "--stack", "test"],
-    {
-      cwd: box.workDir,
-      env: {
-        ...process.env,
-        PULUMI_HOME: box.pulumiHome,
-        PULUMI_CONFIG_PASSPHRASE: "shipping-webhooks-demo",
-      },
-      encoding: "utf8",
+  return execFileSync(dist.pulumiCli.requirePulumiCli().binary, ["stack", "export", "--stack", "test"], {
+    cwd: box.workDir,
+    env: {
+      ...process.env,
+      PULUMI_HOME: box.pulumiHome,
+      PULUMI_CONFIG_PASSPHRASE: "shipping-webhooks-demo",
     },
-  );
+    encoding: "utf8",
+  });
 }
 
 /** The error of an operation that must fail. */
