@@ -4,7 +4,6 @@
  * stored in plain text. Each runs the real CLI against the simulator, as a team would.
  */
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningSimulator, type Subscription, type Switches, startSimulator } from "../../simulator";
 import { outOfBand } from "../support/outOfBand";
