@@ -8,11 +8,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     name: "newest-pair",
-    include: [
-      "test/e2e/lifecycle.test.ts",
-      "test/package/consumer.test.ts",
-      "test/toolchains/**/*.test.ts",
-    ],
+    include: ["test/e2e/lifecycle.test.ts", "test/package/consumer.test.ts", "test/toolchains/**/*.test.ts"],
     testTimeout: 600_000,
     hookTimeout: 60_000,
     fileParallelism: false,
