@@ -3,11 +3,11 @@
  * Pulumi.yaml) deployed by the real Pulumi CLI to the embedded Shipping API simulator, whose data persists in
  * .sim/state.json and whose stack lives in .pulumi-state/. Running `npm start` twice changes nothing.
  */
-import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import program from "../index";
 import { ShippingClient } from "../provider";
 import { DEFAULT_SHOPS, startSimulator } from "../simulator";
+import { ensurePulumiCli } from "./ensurePulumiCli";
 import { openStack, withDeadline } from "./lib/stacks";
 
 const REPO_ROOT = resolve(__dirname, "..", "..");
@@ -16,11 +16,6 @@ const STACK_NAME = "dev";
 const OPERATION_DEADLINE_MS = 10 * 60_000;
 const OPERATIONS = ["up", "preview", "destroy"] as const;
 type Operation = (typeof OPERATIONS)[number];
-
-function ensurePulumiCli(): void {
-  const result = spawnSync("bash", [join(REPO_ROOT, "scripts", "install-pulumi.sh")], { stdio: "inherit" });
-  if (result.status !== 0) throw new Error("scripts/install-pulumi.sh failed; see its message above");
-}
 
 function printTable(rows: Array<{ id: number; hook: string; url: string }>): void {
   if (rows.length === 0) {
@@ -40,7 +35,7 @@ function printTable(rows: Array<{ id: number; hook: string; url: string }>): voi
 }
 
 async function main(operation: Operation): Promise<void> {
-  ensurePulumiCli();
+  console.log(ensurePulumiCli().reason);
   const shop = DEFAULT_SHOPS[0];
   const apiKey = shop?.keys.readWrite[0];
   if (shop === undefined || apiKey === undefined) throw new Error("the simulator has no default shop");

@@ -1,28 +1,45 @@
 #!/usr/bin/env bash
-# Installs the Pulumi CLI 3.248.0 that this project's Automation API programs drive.
+# Usage: bash scripts/install-pulumi.sh [VERSION]
+# Installs the Pulumi CLI that this project's Automation API programs drive: VERSION defaults to 3.248.0 (the
+# project's own); 3.259.0 is the newest pair's (scripts/newest-pair.sh). Each version has its wrapper module:
+# scripts/pulumi-cli for 3.248.0, scripts/pulumi-cli-<VERSION> otherwise, checksums pinned by its go.sum.
 #
-# 1. If $PULUMI_HOME/versions/3.248.0/bin/pulumi already prints v3.248.0 and the dynamic-provider plugin
+# 1. If $PULUMI_HOME/versions/VERSION/bin/pulumi already prints vVERSION and the dynamic-provider plugin
 #    sits beside it, do nothing.
-# 2. Else, with Go 1.25 or newer on PATH, build the CLI from the Go module proxy (wrapper module in
-#    scripts/pulumi-cli, checksums pinned by its go.sum) and copy the plugin from @pulumi/pulumi beside it.
+# 2. Else, with Go 1.25 or newer on PATH, build the CLI from the Go module proxy and copy the plugin from
+#    @pulumi/pulumi beside it.
 # 3. Else, explain how to get the CLI.
 #
-# The root can be overridden with SHIPPING_PULUMI_ROOT (the same variable provider/engine code reads).
+# The root of the default version can be overridden with SHIPPING_PULUMI_ROOT (which scripts/lib/pulumiCli.ts
+# reads too). This script always builds; `node dist/scripts/ensurePulumiCli.js` (npm test, the demo) first
+# looks for an installed CLI that fits and runs this script only when there is none.
 set -euo pipefail
 
-readonly PULUMI_VERSION="3.248.0"
+readonly DEFAULT_VERSION="3.248.0"
+readonly PULUMI_VERSION="${1:-$DEFAULT_VERSION}"
 readonly GO_MIN_MINOR=25
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if [ "$PULUMI_VERSION" = "$DEFAULT_VERSION" ]; then
+  module_dir="$repo_root/scripts/pulumi-cli"
+else
+  module_dir="$repo_root/scripts/pulumi-cli-$PULUMI_VERSION"
+fi
 pulumi_home="${PULUMI_HOME:-$HOME/.pulumi}"
-root="${SHIPPING_PULUMI_ROOT:-$pulumi_home/versions/$PULUMI_VERSION}"
+if [ "$PULUMI_VERSION" = "$DEFAULT_VERSION" ]; then
+  root="${SHIPPING_PULUMI_ROOT:-$pulumi_home/versions/$PULUMI_VERSION}"
+else
+  root="$pulumi_home/versions/$PULUMI_VERSION"
+fi
 binary="$root/bin/pulumi"
 plugin_name="pulumi-resource-pulumi-nodejs"
+readonly cli_package="github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"
 plugin_source="$repo_root/node_modules/@pulumi/pulumi/$plugin_name"
 
 step_started=0
 step() { step_started=$(date +%s); echo "==> $*"; }
 done_step() { echo "    done in $(($(date +%s) - step_started)) s"; }
 fail() { echo "install-pulumi: $*" >&2; exit 1; }
+[ -f "$module_dir/go.mod" ] || fail "no wrapper module for Pulumi CLI $PULUMI_VERSION ($module_dir/go.mod)"
 
 install_plugin() {
   [ -f "$plugin_source" ] || fail "$plugin_source is missing. Run 'npm ci' first: the plugin ships in @pulumi/pulumi."
@@ -54,18 +71,20 @@ fi
 mkdir -p "$root/bin"
 step "Downloading Go modules for the Pulumi CLI v$PULUMI_VERSION (cold: about 1 minute, 1.4 GB cache)"
 download_log="$(mktemp)"
-(cd "$repo_root/scripts/pulumi-cli" && GOTOOLCHAIN=local GOFLAGS=-mod=readonly go mod download -x >"$download_log" 2>&1) ||
-  fail "go mod download failed (is the Go module proxy reachable?): $(tail -n 5 "$download_log")"
+# `go list -deps` fetches exactly the modules the build needs. (`go mod download` would fetch the whole module
+# graph, and fails on 3.259.0 because the proxy refuses the .info of one pseudo-version the build never reads.)
+(cd "$module_dir" && GOTOOLCHAIN=local GOFLAGS=-mod=readonly go list -x -deps "$cli_package" >/dev/null 2>"$download_log") ||
+  fail "downloading the modules failed (is the Go module proxy reachable?): $(tail -n 5 "$download_log")"
 # grep -c exits 1 when nothing was fetched (a warm module cache): that is not a failure.
-echo "    modules fetched: $(grep -c '^# get' "$download_log" || true)"
+echo "    modules fetched: $(grep -c '^# get .*\.zip: 200' "$download_log" || true)"
 rm -f "$download_log"
 done_step
 
 step "Compiling the Pulumi CLI (cold: about 5 minutes on 2 cores)"
-(cd "$repo_root/scripts/pulumi-cli" &&
+(cd "$module_dir" &&
   CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=readonly go build -trimpath -tags osusergo,grpcnotrace \
     -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION" \
-    -o "$binary.partial" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi) || fail "go build of the Pulumi CLI failed"
+    -o "$binary.partial" "$cli_package") || fail "go build of the Pulumi CLI failed"
 mv "$binary.partial" "$binary"
 done_step
 

@@ -1,35 +1,193 @@
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { PulumiCommand } from "@pulumi/pulumi/automation";
 
-/** The Pulumi CLI version this project builds, tests and documents. */
+/** The Pulumi CLI version this project builds (scripts/install-pulumi.sh) when no installed CLI fits. */
 export const PULUMI_CLI_VERSION = "3.248.0";
+
+/**
+ * The oldest CLI that runs inline programs for every operation we use: the Automation API passes `--client`
+ * to `refresh` and `destroy` of an inline program and refuses CLIs older than 3.181.0 there (up and preview
+ * are older still). Major 4 would be another API.
+ */
+export const MIN_INLINE_CLI_VERSION = "3.181.0";
 
 /** Environment variable that points at a CLI root (a folder holding `bin/pulumi`) other than the default. */
 export const PULUMI_ROOT_ENV = "SHIPPING_PULUMI_ROOT";
 
-/**
- * The folder whose `bin/` holds the Pulumi CLI and the dynamic-provider plugin: `$SHIPPING_PULUMI_ROOT`, else
- * `$PULUMI_HOME/versions/3.248.0` (PULUMI_HOME defaults to `~/.pulumi`), where scripts/install-pulumi.sh
- * puts it. Every tool and test finds the CLI through this function.
- */
-export function pulumiCliRoot(env: NodeJS.ProcessEnv = process.env): string {
-  const override = env[PULUMI_ROOT_ENV];
-  if (override !== undefined && override !== "") return override;
-  const home =
-    env.PULUMI_HOME !== undefined && env.PULUMI_HOME !== "" ? env.PULUMI_HOME : join(homedir(), ".pulumi");
-  return join(home, "versions", PULUMI_CLI_VERSION);
+/** The dynamic-provider plugin that must sit beside the CLI (or on PATH) for the engine to find it. */
+export const DYNAMIC_PLUGIN = "pulumi-resource-pulumi-nodejs";
+
+/** How long `pulumi version` may take on a loaded machine. */
+const VERSION_PROBE_TIMEOUT_MS = 30_000;
+
+/** Where a candidate CLI came from, in the order they are tried. */
+export type PulumiCliSource = "SHIPPING_PULUMI_ROOT" | "PATH" | "built";
+
+/** A CLI that fits: where it is, its version, and a sentence saying which one is used and why. */
+export interface PulumiCliChoice {
+  readonly source: PulumiCliSource;
+  /** The `pulumi` executable. */
+  readonly binary: string;
+  /** The folder whose `bin/` holds it, when it is laid out that way (always for SHIPPING_PULUMI_ROOT and built). */
+  readonly root: string | undefined;
+  readonly version: string;
+  readonly reason: string;
 }
 
-/** The CLI as the Automation API drives it; fails with the install command when it is missing. */
-export async function pulumiCommand(env: NodeJS.ProcessEnv = process.env): Promise<PulumiCommand> {
-  const root = pulumiCliRoot(env);
-  try {
-    return await PulumiCommand.get({ root });
-  } catch (error) {
-    throw new Error(
-      `No usable Pulumi CLI ${PULUMI_CLI_VERSION} under ${root}: run scripts/install-pulumi.sh (or set ${PULUMI_ROOT_ENV}). ${String(error)}`,
-      { cause: error },
-    );
+/** The outcome of looking: a fitting CLI, or none with why each candidate was turned down. */
+export type PulumiCliLookup =
+  | { readonly found: PulumiCliChoice; readonly rejected: readonly string[] }
+  | { readonly found: undefined; readonly rejected: readonly string[] };
+
+/** `$PULUMI_HOME/versions/<version>` (PULUMI_HOME defaults to `~/.pulumi`): where install-pulumi.sh builds. */
+export function builtCliRoot(env: NodeJS.ProcessEnv = process.env, version = PULUMI_CLI_VERSION): string {
+  const home =
+    env.PULUMI_HOME !== undefined && env.PULUMI_HOME !== "" ? env.PULUMI_HOME : join(homedir(), ".pulumi");
+  return join(home, "versions", version);
+}
+
+/** Parses `v3.248.0` (or `3.248.0-dev.0`) into [major, minor, patch]; undefined when it is no version. */
+function parseVersion(text: string): [number, number, number] | undefined {
+  const match = /^v?(\d+)\.(\d+)\.(\d+)/.exec(text.trim());
+  return match === null ? undefined : [Number(match[1]), Number(match[2]), Number(match[3])];
+}
+
+/** Whether `version` is at least {@link MIN_INLINE_CLI_VERSION} and of major 3. */
+export function runsInlinePrograms(version: string): boolean {
+  const parsed = parseVersion(version);
+  const min = parseVersion(MIN_INLINE_CLI_VERSION);
+  if (parsed === undefined || min === undefined || parsed[0] !== min[0]) return false;
+  for (let i = 1; i < 3; i++) {
+    if ((parsed[i] ?? 0) !== (min[i] ?? 0)) return (parsed[i] ?? 0) > (min[i] ?? 0);
   }
+  return true;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first executable `name` on PATH, or undefined. */
+function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (dir !== "" && isExecutable(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+/** Checks one candidate; returns its version, or why it does not fit. */
+function probe(binary: string, env: NodeJS.ProcessEnv): { version: string } | { problem: string } {
+  if (!isExecutable(binary)) return { problem: `${binary} does not exist` };
+  const run = spawnSync(binary, ["version"], {
+    encoding: "utf8",
+    timeout: VERSION_PROBE_TIMEOUT_MS,
+    env: { ...env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+  });
+  const version = (run.stdout ?? "").trim();
+  if (run.status !== 0 || parseVersion(version) === undefined) {
+    return { problem: `${binary} version failed: ${(run.stderr ?? String(run.error ?? "")).trim()}` };
+  }
+  if (!runsInlinePrograms(version)) {
+    return {
+      problem: `${binary} is ${version}; inline programs need ${MIN_INLINE_CLI_VERSION} or newer (3.x) for refresh and destroy`,
+    };
+  }
+  const beside = join(dirname(realpathSync(binary)), DYNAMIC_PLUGIN);
+  if (!isExecutable(beside) && onPath(DYNAMIC_PLUGIN, env) === undefined) {
+    return { problem: `${binary} is ${version} but has no ${DYNAMIC_PLUGIN} beside it or on PATH` };
+  }
+  return { version };
+}
+
+/**
+ * Finds the Pulumi CLI to use, without building anything:
+ * 1. `$SHIPPING_PULUMI_ROOT/bin/pulumi` when that variable is set (the only candidate then: an explicit choice);
+ * 2. else `pulumi` on PATH, when it runs inline programs ({@link MIN_INLINE_CLI_VERSION}+) and the
+ *    dynamic-provider plugin is beside it or on PATH;
+ * 3. else the CLI that scripts/install-pulumi.sh builds into {@link builtCliRoot}.
+ */
+export function findPulumiCli(env: NodeJS.ProcessEnv = process.env): PulumiCliLookup {
+  const rejected: string[] = [];
+  const override = env[PULUMI_ROOT_ENV];
+  const candidates: Array<{
+    source: PulumiCliSource;
+    binary: string;
+    root: string | undefined;
+    why: string;
+  }> =
+    override !== undefined && override !== ""
+      ? [
+          {
+            source: PULUMI_ROOT_ENV,
+            binary: join(override, "bin", "pulumi"),
+            root: override,
+            why: `${PULUMI_ROOT_ENV} points at it`,
+          },
+        ]
+      : [];
+  if (candidates.length === 0) {
+    const fromPath = onPath("pulumi", env);
+    if (fromPath === undefined) rejected.push("no pulumi on PATH");
+    else {
+      const binDir = dirname(fromPath);
+      const root = binDir.endsWith("/bin") ? dirname(binDir) : undefined;
+      candidates.push({ source: "PATH", binary: fromPath, root, why: "found on PATH" });
+    }
+    const built = builtCliRoot(env);
+    candidates.push({
+      source: "built",
+      binary: join(built, "bin", "pulumi"),
+      root: built,
+      why: "built by scripts/install-pulumi.sh",
+    });
+  }
+  for (const candidate of candidates) {
+    const result = probe(candidate.binary, env);
+    if ("problem" in result) {
+      rejected.push(result.problem);
+      continue;
+    }
+    const reason =
+      `Using Pulumi CLI ${result.version} at ${candidate.binary} (${candidate.why}; it runs inline programs for ` +
+      `up, preview, refresh and destroy: ${MIN_INLINE_CLI_VERSION}+ with ${DYNAMIC_PLUGIN})` +
+      (rejected.length > 0 ? `; passed over: ${rejected.join("; ")}` : "");
+    return { found: { ...candidate, version: result.version, reason }, rejected };
+  }
+  return { found: undefined, rejected };
+}
+
+/** The CLI to use, or an error that says why none fits and how to get one. */
+export function requirePulumiCli(env: NodeJS.ProcessEnv = process.env): PulumiCliChoice {
+  const lookup = findPulumiCli(env);
+  if (lookup.found !== undefined) return lookup.found;
+  throw new Error(
+    `No usable Pulumi CLI: ${lookup.rejected.join("; ")}. Run scripts/install-pulumi.sh to build ${PULUMI_CLI_VERSION} ` +
+      `(needs Go 1.25+), put a Pulumi CLI ${MIN_INLINE_CLI_VERSION}+ on PATH, or set ${PULUMI_ROOT_ENV}.`,
+  );
+}
+
+/**
+ * The folder whose `bin/` holds the CLI that {@link requirePulumiCli} picks. Throws for a CLI on PATH that is
+ * not laid out as `<root>/bin/pulumi`.
+ */
+export function pulumiCliRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const choice = requirePulumiCli(env);
+  if (choice.root === undefined)
+    throw new Error(`${choice.binary} is not in a bin/ folder; set ${PULUMI_ROOT_ENV}`);
+  return choice.root;
+}
+
+/** The CLI as the Automation API drives it: the one {@link requirePulumiCli} picks. */
+export async function pulumiCommand(env: NodeJS.ProcessEnv = process.env): Promise<PulumiCommand> {
+  const choice = requirePulumiCli(env);
+  // Without a root, the Automation API runs "pulumi" from PATH: the binary found there.
+  return PulumiCommand.get(choice.root !== undefined ? { root: choice.root } : {});
 }

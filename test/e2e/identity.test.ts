@@ -4,7 +4,6 @@
  * stored in plain text. Each runs the real CLI against the simulator, as a team would.
  */
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningSimulator, type Subscription, type Switches, startSimulator } from "../../simulator";
 import { outOfBand } from "../support/outOfBand";
@@ -67,19 +66,15 @@ async function recorded(stack: Awaited<ReturnType<typeof scenario>>["stack"]) {
 }
 
 function plainExport(box: Sandbox): string {
-  return execFileSync(
-    join(dist.pulumiCli.pulumiCliRoot(), "bin", "pulumi"),
-    ["stack", "export", "--stack", "test"],
-    {
-      cwd: box.workDir,
-      env: {
-        ...process.env,
-        PULUMI_HOME: box.pulumiHome,
-        PULUMI_CONFIG_PASSPHRASE: "shipping-webhooks-demo",
-      },
-      encoding: "utf8",
+  return execFileSync(dist.pulumiCli.requirePulumiCli().binary, ["stack", "export", "--stack", "test"], {
+    cwd: box.workDir,
+    env: {
+      ...process.env,
+      PULUMI_HOME: box.pulumiHome,
+      PULUMI_CONFIG_PASSPHRASE: "shipping-webhooks-demo",
     },
-  );
+    encoding: "utf8",
+  });
 }
 
 /** The error of an operation that must fail. */

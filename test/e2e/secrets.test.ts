@@ -1,5 +1,4 @@
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { ACME_KEY, acmeStackConfig, leaksOf, TEST_SHOPS } from "../support/shops";
@@ -24,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const pulumiBinary = () => join(dist.pulumiCli.pulumiCliRoot(), "bin", "pulumi");
+const pulumiBinary = () => dist.pulumiCli.requirePulumiCli().binary;
 
 /** `pulumi stack export` without --show-secrets, as a user (or a backup tool) would run it. */
 function plainExport(box: Sandbox): string {

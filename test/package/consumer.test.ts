@@ -7,6 +7,8 @@ import { dist, REPO_ROOT, stateResources } from "../e2e/support/engine";
 import { ACME_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
 import {
   type ConsumerProject,
+  consumerEnv,
+  drive,
   installConsumer,
   type PackedPackage,
   packRepository,
@@ -36,15 +38,6 @@ afterAll(async () => {
   if (root !== undefined) rmSync(root, { recursive: true, force: true });
 });
 
-/** Environment of a process in the consumer project: no SHIPPING_* or PULUMI_* of the developer's shell. */
-function consumerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!name.startsWith("SHIPPING_") && !name.startsWith("PULUMI_")) env[name] = value;
-  }
-  return { ...env, ...extra };
-}
-
 describe("the npm package", () => {
   it("packs dist/provider, dist/simulator, README.md and package.json only", () => {
     const outside = packed.files.filter(
@@ -73,21 +66,20 @@ describe("the npm package", () => {
   ])("%s deploys from the consumer's node_modules, then destroys", async (script, flavour) => {
     sim.reset();
     const url = `https://hooks.example.com/consumer/${flavour}`;
-    const run = await runOk(process.execPath, [script], {
-      cwd: consumer.dir,
-      env: consumerEnv({
-        PULUMI_HOME: consumer.pulumiHome,
-        CONSUMER_PULUMI_ROOT: dist.pulumiCli.pulumiCliRoot(),
-        CONSUMER_BACKEND_DIR: consumer.backendDir,
-        CONSUMER_API_KEY: ACME_KEY,
-        CONSUMER_BASE_URL: sim.baseUrl,
-        CONSUMER_HOOK_URL: url,
-      }),
+    const run = await drive(consumer, {
+      script: script as "deploy.mjs" | "deploy.cjs",
+      pulumiRoot: dist.pulumiCli.pulumiCliRoot(),
+      apiKey: ACME_KEY,
+      baseUrl: sim.baseUrl,
+      hookUrl: url,
       deadlineMs: DEPLOY_DEADLINE_MS,
     });
-    const { subscriptionId } = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}") as {
-      subscriptionId?: number;
-    };
+    const { subscriptionId, results } = run.report;
+    expect(results.map((r) => [r.operation, r.changes])).toEqual([
+      ["up", { create: 2 }],
+      ["refresh", { same: 2 }],
+      ["destroy", { delete: 2 }],
+    ]);
     const writes = sim.requests().filter((r) => r.method !== "GET");
     expect(writes.map((r) => [r.method, r.path, r.status])).toEqual([
       ["POST", "/webhook_subscriptions", 200],

