@@ -1,0 +1,127 @@
+import fc from "fast-check";
+import {
+  type FaultName,
+  HOOKS,
+  KEY_NAMES,
+  type Operation,
+  RESOURCE_NAMES,
+  type ResourceOption,
+  SERVICE_NAMES,
+  type ShopEntry,
+  STACK_NAMES,
+  type Step,
+  type SwitchPatch,
+  type Target,
+  URL_CHOICES,
+} from "./model";
+
+const stack = fc.constantFrom(...STACK_NAMES);
+const name = fc.constantFrom(...RESOURCE_NAMES);
+const hook = fc.constantFrom(...HOOKS);
+const url = fc.nat({ max: URL_CHOICES - 1 });
+const service = fc.constantFrom(...SERVICE_NAMES);
+const key = fc.constantFrom(...KEY_NAMES);
+const entry = fc.constantFrom<ShopEntry>("default", "alt");
+const target: fc.Arbitrary<Target> = fc.record({
+  service,
+  spelling: fc.constantFrom("ip" as const, "localhost" as const),
+  key,
+});
+
+const operations: fc.Arbitrary<Operation> = fc.constantFrom(
+  "preview",
+  "up",
+  "up",
+  "up",
+  "refresh",
+  "destroy",
+  "upRefresh",
+  "upRefresh",
+  "destroyRefresh",
+);
+const options = fc.constantFrom<ResourceOption>(
+  "deleteBeforeReplace",
+  "retainOnDelete",
+  "ignoreUrl",
+  "protect",
+);
+const faults = fc.constantFrom<FaultName>(
+  "503-burst",
+  "reset-burst",
+  "drop-after-write",
+  "500-once",
+  "503-endless",
+);
+const switches: fc.Arbitrary<SwitchPatch> = fc.oneof(
+  fc.record({ overwrite: fc.constantFrom("keep-id" as const, "new-id" as const) }),
+  fc.record({ partialIds: fc.constantFrom("subset" as const, "404" as const) }),
+  fc.record({ getStatus: fc.constantFrom(200 as const, 201 as const) }),
+  fc.record({ authScheme: fc.constantFrom("basic" as const, "bearer" as const, "both" as const) }),
+);
+
+/** What the explorer may do next; weights favour engine operations and program edits. */
+export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc.record({ kind: fc.constant("operation" as const), stack, op: operations }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant("add" as const),
+      stack,
+      name,
+      hook,
+      url,
+      secret: fc.boolean(),
+      shop: entry,
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("remove" as const), stack, name }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("setHook" as const), stack, name, hook }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("setUrl" as const), stack, name, url, secret: fc.boolean() }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("setShop" as const), stack, name, shop: entry }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("setOption" as const),
+      stack,
+      name,
+      option: options,
+      value: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("rename" as const),
+      stack,
+      name,
+      to: name,
+      alias: fc.boolean(),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("config" as const), stack, entry, target }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("outOfBand" as const),
+      service,
+      key,
+      action: fc.constantFrom("delete" as const, "repoint" as const, "create" as const),
+      hook,
+      url,
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("switch" as const), service, patch: switches }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("fault" as const), service, fault: faults }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("kill" as const), stack }) },
+);
+
+/** A sequence of up to `maxSteps` steps. */
+export function sequenceArbitrary(maxSteps: number): fc.Arbitrary<Step[]> {
+  return fc.array(stepArbitrary, { minLength: 1, maxLength: maxSteps });
+}
