@@ -2,14 +2,20 @@
  * Engine operations of the explorer: the real Pulumi CLI through the Automation API (inline programs,
  * `file://` backend), each under a deadline, plus a SIGKILL of the CLI in the middle of an `up`.
  */
+import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type { LocalWorkspace, OutputMap, PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { openStack, withDeadline } from "../lib/stacks";
 import type { Operation } from "./model";
 
+const execFileAsync = promisify(execFile);
+
 /** Deadline of one engine operation: generous for a loaded machine, finite so a run never hangs. */
 export const OPERATION_DEADLINE_MS = 150_000;
+/** Largest `stack export` the explorer reads, bytes. */
+const EXPORT_MAX_BYTES = 64 * 1024 * 1024;
 /** How often the kill step polls for the first write of the `up` it interrupts. */
 const KILL_POLL_MS = 10;
 /** How long the kill step waits for that first write before letting the `up` finish. */
@@ -92,6 +98,25 @@ export async function runOperation(stack: Stack, op: Operation): Promise<Operati
   } catch (error) {
     return { ok: false, text: `${String(error)}\n${printed}`, outputs: {} };
   }
+}
+
+/**
+ * `pulumi stack export` without `--show-secrets`, as a user would read it (the Automation API's
+ * `exportStack()` passes `--show-secrets`).
+ */
+export async function plainExport(stack: Stack): Promise<string> {
+  const workspace = stack.workspace as LocalWorkspace;
+  const { stdout } = await execFileAsync(
+    workspace.pulumiCommand.command,
+    ["stack", "export", "--stack", stack.name, "--non-interactive"],
+    {
+      cwd: workspace.workDir,
+      env: { ...process.env, ...workspace.envVars },
+      timeout: OPERATION_DEADLINE_MS,
+      maxBuffer: EXPORT_MAX_BYTES,
+    },
+  );
+  return stdout;
 }
 
 function childrenOf(pid: number): number[] {

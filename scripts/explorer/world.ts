@@ -8,9 +8,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:f
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type * as pulumiSdk from "@pulumi/pulumi";
+import type { Stack } from "@pulumi/pulumi/automation";
 import type * as providerModule from "../../provider";
 import { pulumiCliRoot } from "../lib/pulumiCli";
-import { DEMO_PASSPHRASE } from "../lib/stacks";
+import { DEMO_PASSPHRASE, withDeadline } from "../lib/stacks";
 import {
   declaredHooksLive,
   declaredUrl,
@@ -23,8 +24,10 @@ import {
 import {
   type ExplorerStack,
   killDuringUp,
+  OPERATION_DEADLINE_MS,
   type OperationResult,
   openExplorerStack,
+  plainExport,
   runOperation,
 } from "./engine";
 import { allSubs, changesBetween, Ledger, type LiveSub, type Snapshot, type StateRecord } from "./ledger";
@@ -256,7 +259,10 @@ export class World {
             ...(r.aliasOf !== undefined ? { aliases: [{ name: r.aliasOf }] } : {}),
           },
         );
-        outputs[r.name] = { id: resource.id, url: resource.url, previous: resource.previous };
+        // One output per value: the engine marks secrecy per top-level output only.
+        outputs[`${r.name}-id`] = resource.id;
+        outputs[`${r.name}-url`] = resource.url;
+        outputs[`${r.name}-previous`] = resource.previous;
       }
       return outputs;
     };
@@ -307,7 +313,7 @@ export class World {
         pulumiCliRoot(),
         () => this.services.writeCount() > writesBefore,
       ));
-      if (killed) await this.recoverFromKill(name);
+      if (killed) await this.recoverFromKill(stack);
     } else {
       result = await runOperation(stack, op);
     }
@@ -364,7 +370,7 @@ export class World {
     violations.push(...secretsAtRest(join(this.runDir, "backend")));
     violations.push(...secretsIn(result.text, `the output of ${op}`), ...secretsInOutputs(result.outputs));
     if (result.ok && writing && runtime.declaredSecrets) {
-      violations.push(...secretsIn(JSON.stringify(await stack.exportStack()), "a plain stack export"));
+      violations.push(...secretsIn(await plainExport(stack), "a plain stack export"));
     }
     if (!result.ok && !killed)
       violations.push(...this.explainFailure(name, op, result.text, faults, recordsBefore));
@@ -434,13 +440,11 @@ export class World {
   }
 
   /**
-   * After a SIGKILL: the file backend keeps the dead update's lock. `pulumi cancel` is for the Pulumi Cloud
-   * backend only, so recovery is to remove the stale lock, as an operator would.
+   * After a SIGKILL the file backend keeps the dead update's lock; `pulumi cancel` removes it (for a
+   * `file://` backend it deletes the stack's lock files), as the README's troubleshooting says.
    */
-  private async recoverFromKill(name: StackName): Promise<void> {
-    const locks = join(this.runDir, "backend", ".pulumi", "locks");
-    void name;
-    rmSync(locks, { recursive: true, force: true });
+  private async recoverFromKill(stack: Stack): Promise<void> {
+    await withDeadline(stack.cancel(), OPERATION_DEADLINE_MS, `pulumi cancel of ${stack.name}`);
   }
 }
 
