@@ -19,6 +19,11 @@ export interface ExploreOptions extends WorldOptions {
   readonly timeLimitMs?: number;
   /** Progress lines. */
   readonly log?: (line: string) => void;
+  /**
+   * Violations to let pass (a triage aid of `npm run explore -- --known`, to look past defects already
+   * reported while they are being fixed; never used by the tests).
+   */
+  readonly known?: RegExp;
 }
 
 /** A sequence that broke an invariant. */
@@ -48,6 +53,7 @@ export async function replay(
   world: World,
   steps: readonly Step[],
   log: (line: string) => void = () => {},
+  known?: RegExp,
 ): Promise<{ reports: StepReport[]; counterexample?: Counterexample }> {
   await world.beginRun();
   const reports: StepReport[] = [];
@@ -57,11 +63,13 @@ export async function replay(
       const report = await world.apply(step);
       reports.push(report);
       if (!report.skipped) log(`  ${JSON.stringify(step)}${report.note ? ` -> ${report.note}` : ""}`);
-      if (report.violations.length > 0) {
+      for (const v of report.violations.filter((v) => known?.test(v))) log(`  known: ${v}`);
+      const violations = report.violations.filter((v) => !known?.test(v));
+      if (violations.length > 0) {
         keep = true;
         const applied = reports.filter((r) => !r.skipped).map((r) => r.step);
-        for (const v of report.violations) log(`  VIOLATION: ${v}`);
-        return { reports, counterexample: { steps: applied, violations: report.violations } };
+        for (const v of violations) log(`  VIOLATION: ${v}`);
+        return { reports, counterexample: { steps: applied, violations } };
       }
     }
     return { reports };
@@ -89,7 +97,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
     const property = fc.asyncProperty(sequenceArbitrary(options.maxSteps), async (sequence) => {
       run += 1;
       log(`run ${run} (${sequence.length} steps generated)`);
-      const { reports, counterexample } = await replay(world, sequence, log);
+      const { reports, counterexample } = await replay(world, sequence, log, options.known);
       steps += reports.filter((r) => !r.skipped).length;
       operations += reports.filter((r) => r.operation).length;
       if (counterexample !== undefined) {

@@ -62,7 +62,7 @@ const switches: fc.Arbitrary<SwitchPatch> = fc.oneof(
 /** What the explorer may do next; weights favour engine operations and program edits. */
 export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   {
-    weight: 8,
+    weight: 12,
     arbitrary: fc.record({ kind: fc.constant("operation" as const), stack, op: operations }),
   },
   {
@@ -121,7 +121,7 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("kill" as const), stack }) },
 );
 
-/** A sequence of up to `maxSteps` steps. */
+/** A sequence of `maxSteps / 2` to `maxSteps` steps (shrinking goes down to one). */
 export function sequenceArbitrary(maxSteps: number): fc.Arbitrary<Step[]> {
-  return fc.array(stepArbitrary, { minLength: 1, maxLength: maxSteps });
+  return fc.array(stepArbitrary, { minLength: Math.ceil(maxSteps / 2), maxLength: maxSteps, size: "max" });
 }
