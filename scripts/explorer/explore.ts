@@ -112,7 +112,11 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
       ...(options.timeLimitMs !== undefined ? { interruptAfterTimeLimit: options.timeLimitMs } : {}),
     });
     const failing = result.counterexample?.[0];
-    const counterexample = failing !== undefined ? failures.get(failing) : undefined;
+    let counterexample = failing !== undefined ? failures.get(failing) : undefined;
+    if (failing !== undefined && counterexample === undefined) {
+      log("replaying the shrunk counterexample");
+      counterexample = (await replay(world, failing, log, options.known)).counterexample;
+    }
     return {
       seed: options.seed,
       runs: run,

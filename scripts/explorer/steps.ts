@@ -59,12 +59,14 @@ const switches: fc.Arbitrary<SwitchPatch> = fc.oneof(
   fc.record({ authScheme: fc.constantFrom("basic" as const, "bearer" as const, "both" as const) }),
 );
 
-/** What the explorer may do next; weights favour engine operations and program edits. */
-export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
-  {
-    weight: 12,
-    arbitrary: fc.record({ kind: fc.constant("operation" as const), stack, op: operations }),
-  },
+/** An engine operation, or a SIGKILL of the CLI in the middle of an `up`. */
+const operationStep: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 12, arbitrary: fc.record({ kind: fc.constant("operation" as const), stack, op: operations }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("kill" as const), stack }) },
+);
+
+/** Everything but an operation: program edits, config, back office, switches, faults. */
+const changeStep: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 5,
     arbitrary: fc.record({
@@ -118,10 +120,20 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("switch" as const), service, patch: switches }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("fault" as const), service, fault: faults }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("kill" as const), stack }) },
 );
 
-/** A sequence of `maxSteps / 2` to `maxSteps` steps (shrinking goes down to one). */
+/** Most changes a round makes before its operation. */
+const MAX_CHANGES_PER_ROUND = 2;
+
+/**
+ * A sequence of rounds, each up to {@link MAX_CHANGES_PER_ROUND} changes then one operation (so no change is
+ * left untried), at most `maxSteps` steps in all. Shrinking removes rounds, then changes, then simplifies
+ * steps.
+ */
 export function sequenceArbitrary(maxSteps: number): fc.Arbitrary<Step[]> {
-  return fc.array(stepArbitrary, { minLength: Math.ceil(maxSteps / 2), maxLength: maxSteps, size: "max" });
+  const maxRounds = Math.max(1, Math.floor(maxSteps / (MAX_CHANGES_PER_ROUND + 1)));
+  const round = fc.tuple(fc.array(changeStep, { maxLength: MAX_CHANGES_PER_ROUND }), operationStep);
+  return fc
+    .array(round, { minLength: Math.ceil(maxRounds / 2), maxLength: maxRounds, size: "max" })
+    .map((rounds) => rounds.flatMap(([changes, operation]) => [...changes, operation]));
 }
