@@ -80,6 +80,7 @@ async function readJsonBody(req: IncomingMessage, entry: RequestLogEntry, ring: 
 }
 
 function listed(deps: ApiDeps, shop: string, subs: Subscription[]): Record<string, unknown>[] {
+  if (deps.switches().shopFields === "omitted") return subs.map(({ id, hook, url }) => ({ id, hook, url }));
   const shopId = deps.store.shopNumber(shop);
   return subs.map((s) => ({
     id: s.id,
@@ -120,6 +121,13 @@ function get(deps: ApiDeps, r: Route, shop: string): Answer {
   const ids = parseIdList(r.segment);
   const found = deps.store.get(shop, ids);
   if (found.length === 0) throw notFound(ids, " in this shop");
+  if (found.length < new Set(ids).size && deps.switches().partialIds === "404") {
+    const known = new Set(found.map((s) => s.id));
+    throw notFound(
+      ids.filter((id) => !known.has(id)),
+      " in this shop",
+    );
+  }
   return { status, body: { data: { webhook_subscriptions: listed(deps, shop, found) } } };
 }
 
@@ -135,7 +143,9 @@ async function remove(deps: ApiDeps, segment: string, shop: string): Promise<Ans
     );
   }
   const missing = ids.filter((_, i) => owners[i] === undefined);
-  if (missing.length > 0) throw notFound(missing, "; nothing was deleted");
+  if (missing.length === ids.length || (missing.length > 0 && deps.switches().partialIds === "404")) {
+    throw notFound(missing, "; nothing was deleted");
+  }
   deps.store.remove(ids);
   await deps.persist();
   return { status: 204 };

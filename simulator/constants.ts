@@ -50,6 +50,8 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = {
   overwrite: "new-id",
   rateLimit: "off",
   retryAfter: false,
+  partialIds: "subset",
+  shopFields: "listed",
 };
 
 /** Shops used when none are given: one shop "demo" with one read-write and one read-only key. */

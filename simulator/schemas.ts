@@ -24,6 +24,8 @@ const switchesPatch = z.strictObject({
   overwrite: z.enum(["keep-id", "new-id"]).optional(),
   rateLimit: z.union([z.literal("off"), z.literal("production"), rateLimitSettings]).optional(),
   retryAfter: z.boolean().optional(),
+  partialIds: z.enum(["subset", "404"]).optional(),
+  shopFields: z.enum(["listed", "omitted"]).optional(),
 });
 
 const faultSpec = z.discriminatedUnion("kind", [

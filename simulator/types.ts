@@ -41,6 +41,14 @@ export interface Switches {
   rateLimit: "off" | "production" | RateLimitSettings;
   /** Whether a 429 carries `Retry-After` (seconds until a slot frees). Default false. */
   retryAfter: boolean;
+  /**
+   * GET and DELETE of an id list in which some ids are unknown to the shop: "subset" answers (or deletes) the
+   * ones found and 404s only when none is; "404" answers 404 for the whole request and deletes nothing.
+   * Default "subset".
+   */
+  partialIds: "subset" | "404";
+  /** Whether listed subscriptions carry `shop_id` and `account_id` ("listed") or not ("omitted"). Default "listed". */
+  shopFields: "listed" | "omitted";
 }
 
 /** A programmable fault applied to API requests (never to control endpoints). */

@@ -104,6 +104,28 @@ describe("GET /webhook_subscriptions", () => {
     expect(listed.map((s) => s.id)).toEqual([2, 1]);
   });
 
+  it("answers 404 for the whole list under partialIds 404 when some ids are unknown", async () => {
+    const sim = await startSim({ switches: { partialIds: "404" } });
+    await api(sim, "POST", "/webhook_subscriptions", { body: subs(["order_status_change", A]) });
+    const reply = await api(sim, "GET", "/webhook_subscriptions/1;77");
+    expect(reply.status).toBe(404);
+    const error = expectErrorShape(reply);
+    expect(error.message).toContain("77");
+    expect(error.message).not.toContain("1,");
+    expect((await api(sim, "GET", "/webhook_subscriptions/1")).status).toBe(200);
+  });
+
+  it("lists only id, hook and url under shopFields omitted", async () => {
+    const sim = await startSim({ switches: { shopFields: "omitted" } });
+    await api(sim, "POST", "/webhook_subscriptions", { body: subs(["order_status_change", A]) });
+    for (const path of ["/webhook_subscriptions", "/webhook_subscriptions/1"]) {
+      const reply = await api(sim, "GET", path);
+      expect(reply.json).toEqual({
+        data: { webhook_subscriptions: [{ id: 1, hook: "order_status_change", url: A }] },
+      });
+    }
+  });
+
   it("answers 404 when none of the ids is found", async () => {
     const sim = await startSim();
     const reply = await api(sim, "GET", "/webhook_subscriptions/5;6");
@@ -147,8 +169,25 @@ describe("DELETE /webhook_subscriptions/{ids}", () => {
     expect(sim.requests().at(-1)).toMatchObject({ method: "DELETE", status: 204 });
   });
 
-  it("answers 404 naming the unknown id and deletes nothing", async () => {
+  it("deletes the known ids of a list with unknown ones by default (partialIds subset)", async () => {
     const sim = await startSim();
+    await api(sim, "POST", "/webhook_subscriptions", {
+      body: subs(["order_status_change", A], ["shipment_label_created", B]),
+    });
+    const reply = await api(sim, "DELETE", "/webhook_subscriptions/1;42");
+    expect(reply.status).toBe(204);
+    expect(sim.subscriptions("demo").map((s) => s.id)).toEqual([2]);
+  });
+
+  it("answers 404 naming the unknown ids and deletes nothing when none is known", async () => {
+    const sim = await startSim();
+    const reply = await api(sim, "DELETE", "/webhook_subscriptions/41;42");
+    expect(reply.status).toBe(404);
+    expect(expectErrorShape(reply).message).toContain("41, 42");
+  });
+
+  it("answers 404 naming the unknown id and deletes nothing under partialIds 404", async () => {
+    const sim = await startSim({ switches: { partialIds: "404" } });
     await api(sim, "POST", "/webhook_subscriptions", { body: subs(["order_status_change", A]) });
     const reply = await api(sim, "DELETE", "/webhook_subscriptions/1;42");
     expect(reply.status).toBe(404);

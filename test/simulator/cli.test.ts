@@ -118,6 +118,10 @@ describe("shipping-api-sim", () => {
       "--rate-limit",
       "production",
       "--retry-after",
+      "--partial-ids",
+      "404",
+      "--shop-fields",
+      "omitted",
     ]);
     try {
       expect((await call(sim.baseUrl, "GET", "/__sim/switches")).json).toEqual({
@@ -126,6 +130,8 @@ describe("shipping-api-sim", () => {
         overwrite: "keep-id",
         rateLimit: "production",
         retryAfter: true,
+        partialIds: "404",
+        shopFields: "omitted",
       });
     } finally {
       await stop(sim);

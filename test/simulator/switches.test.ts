@@ -6,7 +6,7 @@ const A = "https://example.com/a";
 const B = "https://example.com/b";
 
 describe("defaults", () => {
-  it("are both / 200 / new-id / off / no Retry-After", async () => {
+  it("are both / 200 / new-id / off / no Retry-After / subset / listed", async () => {
     const sim = await startSim();
     expect(sim.switches()).toEqual({
       authScheme: "both",
@@ -14,6 +14,8 @@ describe("defaults", () => {
       overwrite: "new-id",
       rateLimit: "off",
       retryAfter: false,
+      partialIds: "subset",
+      shopFields: "listed",
     });
     expect(DEFAULT_SWITCHES).toEqual(sim.switches());
   });
