@@ -24,7 +24,13 @@ const SHOPS: ShopSeed[] = [
 ];
 
 /** Switches every run starts from (the simulator's defaults, written out so a reset restores them). */
-const BASE_SWITCHES: Partial<Switches> = { authScheme: "both", getStatus: 200, overwrite: "new-id" };
+const BASE_SWITCHES: Partial<Switches> = {
+  authScheme: "both",
+  getStatus: 200,
+  overwrite: "new-id",
+  partialIds: "subset",
+  shopFields: "listed",
+};
 
 /** Faults of {@link FaultName}, armed for one operation: bursts the client's retries absorb, or not. */
 const FAULT_SPECS: Record<FaultName, FaultSpec> = {
@@ -55,7 +61,6 @@ export class Services {
     for (const sim of Object.values(this.sims)) {
       sim.reset();
       sim.setSwitches(BASE_SWITCHES);
-      this.trySetSwitches(sim, { partialIds: "subset" });
     }
   }
 
