@@ -1,13 +1,15 @@
 /**
  * `npm run explore -- [--steps N] [--seed S] [--runs R] [--max-steps M] [--time-limit-s T]
- *   [--provider-package DIR] [--known REGEX] [--replay '<json steps>']`
+ *   [--provider-package DIR] [--known REGEX] [--replay '<json steps>'] [--cases]`
  *
  * Explores seeds S, S+1, ... (R generated sequences of at most M steps each) until N steps have been
  * applied, shrinking every failure, then prints a summary table and every counterexample as a replay
  * command. `--replay` runs exactly one recorded sequence. `--known` lets violations matching REGEX pass, to
- * look past defects already reported while they are being fixed. Exit status 1 when an invariant broke.
+ * look past defects already reported while they are being fixed. `--cases` replays the defects of issue 13
+ * (scripts/explorer/cases.ts). Exit status 1 when an invariant broke.
  */
 import { parseArgs } from "node:util";
+import { ISSUE_13_CASES } from "./cases";
 import { type ExploreReport, explore, replay, replayCommand } from "./explore";
 import type { Step } from "./model";
 import { World } from "./world";
@@ -17,6 +19,23 @@ const DEFAULTS = { steps: 2_000, runs: 5, maxSteps: 20 } as const;
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
+}
+
+async function replayCases(providerPackageDir: string | undefined): Promise<number> {
+  const world = await World.create(providerPackageDir !== undefined ? { providerPackageDir } : {});
+  const failed: string[] = [];
+  try {
+    for (const { name, steps } of ISSUE_13_CASES) {
+      log(`== case ${name}`);
+      const { counterexample } = await replay(world, steps, log);
+      if (counterexample !== undefined) failed.push(`${name}: ${counterexample.violations[0]}`);
+    }
+  } finally {
+    await world.close();
+  }
+  log(`\n${ISSUE_13_CASES.length - failed.length} of ${ISSUE_13_CASES.length} cases pass`);
+  for (const f of failed) log(`FAILS ${f}`);
+  return failed.length === 0 ? 0 : 1;
 }
 
 async function replayOnly(json: string, providerPackageDir: string | undefined): Promise<number> {
@@ -67,10 +86,12 @@ async function main(): Promise<number> {
       "provider-package": { type: "string" },
       replay: { type: "string" },
       known: { type: "string" },
+      cases: { type: "boolean" },
     },
   });
   const providerPackageDir = values["provider-package"];
   if (values.replay !== undefined) return replayOnly(values.replay, providerPackageDir);
+  if (values.cases === true) return replayCases(providerPackageDir);
   const totalSteps = Number(values.steps ?? DEFAULTS.steps);
   const runs = Number(values.runs ?? DEFAULTS.runs);
   const maxSteps = Number(values["max-steps"] ?? DEFAULTS.maxSteps);
