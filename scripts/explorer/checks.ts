@@ -107,24 +107,32 @@ function diagnosticBlocks(printed: string): string[] {
   return blocks;
 }
 
-/** The first error diagnostic of a failed operation, on one line (for reports). */
+/** The error messages of a failed operation: diagnostic blocks with an error, and `error:` lines. */
+function errorMessages(text: string): string[] {
+  const blocks = diagnosticBlocks(text).filter((b) => b.includes("error:"));
+  const lines = text
+    .split("\n")
+    .filter((l) => /^error: /.test(l) && !/^error: (update|preview|refresh|destroy) failed/.test(l));
+  return [...blocks, ...lines];
+}
+
+/** The first error message of a failed operation, on one line (for reports). */
 export function firstError(text: string): string {
-  const block = diagnosticBlocks(text).find((b) => b.includes("error:"));
-  const line = block ?? text.split("\n").find((l) => l.includes("error")) ?? text.split("\n")[0] ?? "";
-  return line.replace(/\s+/g, " ").trim().slice(0, 400);
+  const message =
+    errorMessages(text)[0] ?? text.split("\n").find((l) => l.includes("error")) ?? text.split("\n")[0] ?? "";
+  return message.replace(/\s+/g, " ").trim().slice(0, 400);
 }
 
 /**
- * Invariant 6: a failed operation reports an error diagnostic that names one of `names` (a resource of the
- * stack) and says why; `reason`, when given, must also be in it.
+ * Invariant 6: a failed operation reports an error (a diagnostic or an `error:` line) that names one of
+ * `names` (a resource of the stack) and says why; `reason`, when given, must also be in it.
  */
 export function failureSaysWhy(text: string, names: readonly string[], reason?: RegExp): string[] {
-  const errors = diagnosticBlocks(text).filter((b) => b.includes("error:"));
-  const naming = errors.filter((b) => names.some((n) => b.includes(n)));
+  const naming = errorMessages(text).filter((m) => names.some((n) => m.includes(n)));
   if (naming.length === 0) {
     return [`failed without an error that names a resource (${names.join(", ")}): ${firstError(text)}`];
   }
-  if (reason !== undefined && !naming.some((b) => reason.test(b))) {
+  if (reason !== undefined && !naming.some((m) => reason.test(m))) {
     return [`failed, but the error does not say ${reason}: ${firstError(text)}`];
   }
   return [];

@@ -77,8 +77,7 @@ export async function runOperation(stack: Stack, op: Operation): Promise<Operati
   const what = `pulumi ${op} of stack ${stack.name}`;
   try {
     let outputs: OutputMap = {};
-    if (op === "preview")
-      await withDeadline(stack.preview({ onOutput, diff: true }), OPERATION_DEADLINE_MS, what);
+    if (op === "preview") await withDeadline(stack.preview({ onOutput }), OPERATION_DEADLINE_MS, what);
     else if (op === "up" || op === "upRefresh") {
       const result = await withDeadline(
         stack.up({ onOutput, ...(op === "upRefresh" ? { refresh: true } : {}) }),
