@@ -200,11 +200,25 @@ export function duplicateDeclarations(stack: StackDecl): ResourceDecl[] {
   return duplicates;
 }
 
+/** Whether two resources of the program name the same shop entry and hook (the program itself refuses that). */
+function sameEntryTwice(stack: StackDecl): boolean {
+  const keys = stack.resources.map((r) => `${r.shop}#${r.hook}`);
+  return new Set(keys).size !== keys.length;
+}
+
 /**
  * Applies a program or config step to a stack's declaration; undefined when the step does not apply (an
- * unknown name, a rename onto a used name): such a step is skipped, which keeps shrinking simple.
+ * unknown name, a rename onto a used name, an edit that makes the program declare one entry's hook twice,
+ * which the program refuses before any engine step and would block every later step): such a step is
+ * skipped, which keeps shrinking simple. Two entries that reach the same shop are allowed: that is for the
+ * provider to refuse.
  */
 export function applyEdit(stack: StackDecl, step: Step): StackDecl | undefined {
+  const next = edited(stack, step);
+  return next !== undefined && !sameEntryTwice(next) ? next : undefined;
+}
+
+function edited(stack: StackDecl, step: Step): StackDecl | undefined {
   const find = (name: ResourceName) => stack.resources.find((r) => r.name === name);
   const replace = (name: ResourceName, next: ResourceDecl): StackDecl => ({
     ...stack,

@@ -128,13 +128,16 @@ const changeStep: fc.Arbitrary<Step> = fc.oneof(
 const MAX_CHANGES_PER_ROUND = 2;
 
 /**
- * A sequence of rounds, each up to {@link MAX_CHANGES_PER_ROUND} changes then one operation (so no change is
- * left untried), at most `maxSteps` steps in all. Shrinking removes rounds, then changes, then simplifies
- * steps.
+ * A sequence of rounds, each one to {@link MAX_CHANGES_PER_ROUND} changes then one operation (so no change is
+ * left untried), at most `maxSteps` steps in all.
  */
 export function sequenceArbitrary(maxSteps: number): fc.Arbitrary<Step[]> {
   const maxRounds = Math.max(1, Math.floor(maxSteps / (MAX_CHANGES_PER_ROUND + 1)));
-  const round = fc.tuple(fc.array(changeStep, { maxLength: MAX_CHANGES_PER_ROUND }), operationStep);
+  // Steps do not shrink themselves (each attempt costs engine runs): shrinking removes rounds and changes.
+  const round = fc.tuple(
+    fc.array(fc.noShrink(changeStep), { minLength: 1, maxLength: MAX_CHANGES_PER_ROUND }),
+    fc.noShrink(operationStep),
+  );
   return fc
     .array(round, { minLength: Math.ceil(maxRounds / 2), maxLength: maxRounds, size: "max" })
     .map((rounds) => rounds.flatMap(([changes, operation]) => [...changes, operation]));

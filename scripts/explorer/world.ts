@@ -169,8 +169,12 @@ export class World {
     });
     switch (step.kind) {
       case "operation":
-      case "kill":
+      case "kill": {
+        const runtime = this.stacks[step.stack];
+        // A stack never deployed, declaring nothing: no operation can do anything (and each costs a CLI run).
+        if (runtime.handle === undefined && runtime.decl.resources.length === 0) return quiet(true);
         return this.operate(step.stack, step.kind === "kill" ? "kill" : step.op, step);
+      }
       case "fault":
         this.pendingFaults.push({ service: step.service, fault: step.fault });
         return quiet(false);
