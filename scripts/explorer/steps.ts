@@ -133,12 +133,24 @@ const MAX_CHANGES_PER_ROUND = 2;
  */
 export function sequenceArbitrary(maxSteps: number): fc.Arbitrary<Step[]> {
   const maxRounds = Math.max(1, Math.floor(maxSteps / (MAX_CHANGES_PER_ROUND + 1)));
-  // Steps do not shrink themselves (each attempt costs engine runs): shrinking removes rounds and changes.
-  const round = fc.tuple(
-    fc.array(fc.noShrink(changeStep), { minLength: 1, maxLength: MAX_CHANGES_PER_ROUND }),
-    fc.noShrink(operationStep),
-  );
+  // Steps do not shrink themselves (each attempt costs engine runs): shrinking removes rounds and changes
+  // (a change that does not apply is skipped, and left out of the reported counterexample).
+  // Three rounds in four operate on the stack their first change edited, so edits get deployed.
+  const round = fc
+    .tuple(
+      fc.array(fc.noShrink(changeStep), { minLength: 1, maxLength: MAX_CHANGES_PER_ROUND }),
+      fc.noShrink(operationStep),
+      fc.noShrink(fc.nat(3)),
+    )
+    .map(([changes, operation, die]) => [...changes, die === 0 ? operation : onStackOf(changes, operation)]);
   return fc
     .array(round, { minLength: Math.ceil(maxRounds / 2), maxLength: maxRounds, size: "max" })
-    .map((rounds) => rounds.flatMap(([changes, operation]) => [...changes, operation]));
+    .map((rounds) => rounds.flat());
+}
+
+/** `operation` aimed at the stack of the first change that edits a stack, if any. */
+function onStackOf(changes: readonly Step[], operation: Step): Step {
+  const edited = changes.find((c): c is Extract<Step, { stack: StackName }> => "stack" in c);
+  if (edited === undefined || !("stack" in operation)) return operation;
+  return { ...operation, stack: edited.stack };
 }
