@@ -309,6 +309,7 @@ export class World {
     const checkpointBefore = this.checkpointOf(name);
     const recordsBefore = subscriptionRecords(checkpointBefore);
     const hashBefore = this.checkpointHash(name);
+    const started = Date.now();
     let result: OperationResult;
     let killed = false;
     if (op === "kill") {
@@ -387,7 +388,8 @@ export class World {
       name,
       changes.map((c) => `${c.shop}#${c.hook}`),
     );
-    const note = killed ? "killed" : result.ok ? "ok" : `failed: ${firstError(result.text)}`;
+    const seconds = `${((Date.now() - started) / 1000).toFixed(1)} s`;
+    const note = `${killed ? "killed" : result.ok ? "ok" : `failed: ${firstError(result.text)}`} (${seconds})`;
     return { step, skipped: false, operation: true, violations, note };
   }
 
