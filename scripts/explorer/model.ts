@@ -200,6 +200,28 @@ export function duplicateDeclarations(stack: StackDecl): ResourceDecl[] {
   return duplicates;
 }
 
+/**
+ * The step with its resource names resolved against what `stack` declares, so that generated edits mostly
+ * apply: an edit of an undeclared name edits a declared resource instead (chosen by the name's position),
+ * an add or a rename onto a used name takes the first free name. The resolved step is what is reported and
+ * replayed.
+ */
+export function resolveNames(stack: StackDecl, step: Step): Step {
+  const declared = stack.resources.map((r) => r.name);
+  const free = RESOURCE_NAMES.find((n) => !declared.includes(n));
+  if (step.kind === "add")
+    return declared.includes(step.name) && free !== undefined ? { ...step, name: free } : step;
+  if (!("name" in step)) return step;
+  const name =
+    declared.length === 0 || declared.includes(step.name)
+      ? step.name
+      : (declared[RESOURCE_NAMES.indexOf(step.name) % declared.length] as ResourceName);
+  if (step.kind === "rename") {
+    return { ...step, name, ...(declared.includes(step.to) && free !== undefined ? { to: free } : {}) };
+  }
+  return name === step.name ? step : { ...step, name };
+}
+
 /** Whether two resources of the program name the same shop entry and hook (the program itself refuses that). */
 function sameEntryTwice(stack: StackDecl): boolean {
   const keys = stack.resources.map((r) => `${r.shop}#${r.hook}`);

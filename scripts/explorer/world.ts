@@ -40,6 +40,7 @@ import {
   type FaultName,
   type Operation,
   realShop,
+  resolveNames,
   resourceShop,
   type ServiceName,
   SHOP_KEYS,
@@ -184,11 +185,12 @@ export class World {
         return quiet(!(await this.backOffice(step)));
       default: {
         const runtime = this.stacks[step.stack];
-        const next = applyEdit(runtime.decl, step);
+        const resolved = resolveNames(runtime.decl, step);
+        const next = applyEdit(runtime.decl, resolved);
         if (next === undefined) return quiet(true);
         runtime.decl = next;
         if (next.resources.some((r) => r.secret)) runtime.declaredSecrets = true;
-        return quiet(false);
+        return { step: resolved, skipped: false, operation: false, violations: [], note: "" };
       }
     }
   }
