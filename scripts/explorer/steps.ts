@@ -67,20 +67,22 @@ const operationStep: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("kill" as const), stack }) },
 );
 
+/** A resource added to a program. */
+function addStep(on: fc.Arbitrary<StackName>): fc.Arbitrary<Step> {
+  return fc.record({
+    kind: fc.constant("add" as const),
+    stack: on,
+    name,
+    hook,
+    url,
+    secret: fc.boolean(),
+    shop: entry,
+  });
+}
+
 /** Everything but an operation: program edits, config, back office, switches, faults. */
 const changeStep: fc.Arbitrary<Step> = fc.oneof(
-  {
-    weight: 5,
-    arbitrary: fc.record({
-      kind: fc.constant("add" as const),
-      stack,
-      name,
-      hook,
-      url,
-      secret: fc.boolean(),
-      shop: entry,
-    }),
-  },
+  { weight: 8, arbitrary: addStep(stack) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("remove" as const), stack, name }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("setHook" as const), stack, name, hook }) },
   {
@@ -143,9 +145,13 @@ export function sequenceArbitrary(maxSteps: number): fc.Arbitrary<Step[]> {
       fc.noShrink(fc.nat(3)),
     )
     .map(([changes, operation, die]) => [...changes, die === 0 ? operation : onStackOf(changes, operation)]);
+  // Every sequence starts by declaring something in stack one: without it, short sequences do nothing.
   return fc
-    .array(round, { minLength: Math.ceil(maxRounds / 2), maxLength: maxRounds, size: "max" })
-    .map((rounds) => rounds.flat());
+    .tuple(
+      fc.noShrink(addStep(fc.constant("one"))),
+      fc.array(round, { minLength: Math.ceil(maxRounds / 2), maxLength: maxRounds, size: "max" }),
+    )
+    .map(([first, rounds]) => [first, ...rounds.flat()]);
 }
 
 /** `operation` aimed at the stack of the first change that edits a stack, if any. */
