@@ -1,14 +1,22 @@
 /**
  * The provider's implementation, loaded by package name inside the dynamic-provider process (see
- * dynamicProvider.ts). Module state here lives for one provider process, that is one deployment.
+ * dynamicProvider.ts). One provider process serves one deployment; what it knows lives in one
+ * {@link Deployment}.
  */
 import type { LiveSubscription } from "./client/apiSchemas";
-import { ShippingClient } from "./client/shippingClient";
+import { Deployment } from "./deployment";
 import { ShippingRequestError } from "./errors/requestError";
 import { ShippingError } from "./errors/shippingError";
 import { IdBatcher } from "./idBatcher";
 import { type CheckFailure, checkInputs, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
-import { type ConfigSource, resolveShop, type ShopTarget } from "./settings";
+import { configuredTargets, resolveShop, type ShopTarget } from "./settings";
+import {
+  type RecordedPlace,
+  type ShopIdentity,
+  shopIdentityOf,
+  targetChanged,
+  visibleUrl,
+} from "./targetChange";
 
 /** Outputs of a WebhookSubscription as stored in state. */
 export interface SubscriptionOutputs {
@@ -16,59 +24,36 @@ export interface SubscriptionOutputs {
   url: string;
   shop?: string;
   subscriptionId: number;
+  /** The API that issued the id (canonical base URL, no credential): an id means something only there. */
+  api: string;
+  /** The shop the service says the subscription belongs to (`shop_id`), when it says so. */
+  shopId?: string;
+  /** The account the service says the subscription belongs to (`account_id`), when it says so. */
+  accountId?: string;
   /** The subscription the hook had when this resource was created (taken over or overwritten). */
   previous?: { id: number; url: string };
 }
 
-let configSource: ConfigSource | undefined;
-const clients = new Map<string, ShippingClient>();
-/** Hooks written (or adopted) by a create in this deployment: shopKey -> hook -> subscription id. */
-const claims = new Map<string, Map<string, number>>();
-/**
- * One listing per shop per deployment, shared by every create of that shop (the engine starts creates a
- * few ms apart, so sharing only in-flight requests would still list once per create). Kept current with
- * this process's own writes; each hook is created at most once per deployment, so nothing else needs it.
- */
-const listings = new Map<string, Promise<LiveSubscription[]>>();
+const deployment = new Deployment();
 
-function clientFor(target: ShopTarget): ShippingClient {
-  const key = JSON.stringify([
-    target.shopKey,
-    target.authScheme,
-    target.timeouts ?? {},
-    target.retry ?? {},
-    target.caCertificates ?? "",
-  ]);
-  let client = clients.get(key);
-  if (client === undefined) {
-    client = new ShippingClient({
-      baseUrl: target.baseUrl,
-      apiKey: target.apiKey,
-      authScheme: target.authScheme,
-      ...(target.timeouts !== undefined ? { timeouts: target.timeouts } : {}),
-      ...(target.retry !== undefined ? { retry: target.retry } : {}),
-      ...(target.caCertificates !== undefined ? { caCertificates: target.caCertificates } : {}),
-    });
-    clients.set(key, client);
-  }
-  return client;
-}
-
-const reads = new IdBatcher<ShopTarget, LiveSubscription>(
+/** Read-back of just-created ids, to learn the shop the service reports for them; batched per shop. */
+const readBacks = new IdBatcher<ShopTarget, LiveSubscription>(
   (target) => target.shopKey,
-  async (target, ids) => new Map((await clientFor(target).list(ids)).map((s) => [s.id, s])),
+  async (target, ids) => new Map((await deployment.client(target).list(ids)).map((s) => [s.id, s])),
 );
 
 const deletes = new IdBatcher<ShopTarget, true>(
   (target) => target.shopKey,
   async (target, ids) => {
-    const client = clientFor(target);
+    const client = deployment.client(target);
     try {
       await client.delete(ids);
     } catch (error) {
       if (!isNotFound(error)) throw error;
       // One of the ids vanished meanwhile; the API may have refused the whole batch, so go one by one.
       if (ids.length > 1) await Promise.all(ids.map((id) => client.delete([id]).catch(ignoreNotFound)));
+    } finally {
+      deployment.recordDelete(target, ids);
     }
     return new Map(ids.map((id) => [id, true as const]));
   },
@@ -83,7 +68,7 @@ function ignoreNotFound(error: unknown): void {
 }
 
 function targetOf(shop: unknown): ShopTarget {
-  return resolveShop(typeof shop === "string" ? shop : undefined, configSource, process.env);
+  return resolveShop(typeof shop === "string" ? shop : undefined, deployment.config, process.env);
 }
 
 function subscriptionIdOf(id: string): number {
@@ -92,65 +77,134 @@ function subscriptionIdOf(id: string): number {
   return Number(id);
 }
 
-function sharedListing(target: ShopTarget): Promise<LiveSubscription[]> {
-  let listing = listings.get(target.shopKey);
-  if (listing === undefined) {
-    listing = clientFor(target).list();
-    listings.set(target.shopKey, listing);
-    // A failed listing is not kept: the next create asks again.
-    listing.catch(() => listings.delete(target.shopKey));
-  }
-  return listing;
+/** What state says about a resource's subscription; `api` is undefined in state written before 0.2. */
+interface Recorded extends RecordedPlace {
+  readonly url: string;
 }
 
-function recordWrite(target: ShopTarget, written: LiveSubscription): void {
-  const listing = listings.get(target.shopKey);
-  if (listing === undefined) return;
-  listings.set(
-    target.shopKey,
-    listing.then((subs) => [...subs.filter((s) => s.hook !== written.hook), written]),
+function recordedOf(id: string, props: Record<string, unknown>): Recorded {
+  return {
+    id: subscriptionIdOf(id),
+    hook: String(props.hook),
+    url: String(props.url),
+    shop: typeof props.shop === "string" ? props.shop : undefined,
+    api: typeof props.api === "string" ? props.api : undefined,
+    shopId: props.shopId === undefined || props.shopId === null ? undefined : String(props.shopId),
+  };
+}
+
+async function identityOf(target: ShopTarget): Promise<ShopIdentity | undefined> {
+  return shopIdentityOf(await deployment.listing(target));
+}
+
+/**
+ * The configured shop that reaches the recorded subscription: the one the resource names when it is at the
+ * recorded API and (when known) is the recorded shop, else any other configured shop that is. Throws when
+ * none is: the configuration was re-pointed, and acting on the ids at the new target would touch
+ * subscriptions this resource never created.
+ */
+async function locate(recorded: Recorded): Promise<ShopTarget> {
+  let named: ShopTarget | undefined;
+  let namedError: unknown;
+  try {
+    named = targetOf(recorded.shop);
+  } catch (error) {
+    namedError = error;
+  }
+  if (recorded.api === undefined) {
+    if (named === undefined) throw namedError;
+    return named;
+  }
+  const candidates = [named, ...configuredTargets(deployment.config, process.env)].filter(
+    (t): t is ShopTarget => t !== undefined && t.api === recorded.api,
+  );
+  let other: ShopIdentity | undefined;
+  for (const candidate of candidates) {
+    if (recorded.shopId === undefined) return candidate;
+    const identity = await identityOf(candidate);
+    if (identity === undefined || identity.shopId === recorded.shopId) return candidate;
+    other ??= identity;
+  }
+  if (candidates.length === 0 && named === undefined) throw namedError;
+  throw targetChanged(recorded, (named ?? candidates[0]) as ShopTarget, other);
+}
+
+/** Whether a live subscription is the recorded one: same id, hook, URL and (when both are known) shop. */
+function isRecorded(live: LiveSubscription, recorded: Recorded): boolean {
+  return (
+    live.hook === recorded.hook &&
+    live.url === recorded.url &&
+    (recorded.shopId === undefined || live.shopId === undefined || live.shopId === recorded.shopId)
   );
 }
 
-function claim(target: ShopTarget, hook: string, id: number): void {
-  let hooks = claims.get(target.shopKey);
-  if (hooks === undefined) {
-    hooks = new Map();
-    claims.set(target.shopKey, hooks);
-  }
-  hooks.set(hook, id);
+function warnNotOurs(live: LiveSubscription, recorded: Recorded, action: string): void {
+  process.stderr.write(
+    `shipping: subscription ${live.id} (${live.hook}) now points at ${visibleUrl(live.url)}, not at ${visibleUrl(recorded.url)} as this resource declared: ${action}\n`,
+  );
 }
 
 /** Stores the stack configuration the engine hands over; values are read from it at call time. */
 export async function configure(req: { config: { get(key: string): string | undefined } }): Promise<void> {
-  configSource = (key) => req.config.get(key);
+  deployment.config = (key) => req.config.get(key);
 }
 
-/** Validates inputs (no API call); also fails early when the shop's credentials are not configured. */
+/**
+ * Validates inputs (no API call): the URL and hook rules, the shop's credentials, and one declaration per
+ * hook per shop, where the same API and key count as the same shop whatever the shop is called.
+ */
 export async function check(
   _olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
   const result = checkInputs(news);
-  const shop = result.inputs.shop;
-  if (result.failures.every((f) => f.property !== "shop") && shop !== UNKNOWN_VALUE) {
-    try {
-      targetOf(shop);
-    } catch (error) {
-      if (!(error instanceof ShippingError)) throw error;
-      result.failures.push({ property: "shop", reason: error.message });
-    }
+  const { shop, hook } = result.inputs;
+  if (result.failures.some((f) => f.property === "shop") || shop === UNKNOWN_VALUE) return result;
+  let target: ShopTarget;
+  try {
+    target = targetOf(shop);
+  } catch (error) {
+    if (!(error instanceof ShippingError)) throw error;
+    result.failures.push({ property: "shop", reason: error.message });
+    return result;
+  }
+  if (
+    typeof hook !== "string" ||
+    hook === UNKNOWN_VALUE ||
+    result.failures.some((f) => f.property === "hook")
+  )
+    return result;
+  const earlier = deployment.declare(target, hook);
+  if (earlier !== undefined) {
+    result.failures.push({
+      property: "hook",
+      reason: `${hook} is declared twice for one shop: another WebhookSubscription of this stack declares it for shop ${earlier.label}, which is the same shop as ${target.label} (the same API key at ${target.api}). A shop has one subscription per hook: remove one of the two declarations`,
+    });
   }
   return result;
 }
 
-/** Replacement on any change of hook, url or shop; `__provider` is ignored. */
+/**
+ * Replacement on any change of hook, url or shop; `__provider` is ignored. Refuses, before anything is
+ * written, a resource whose shop now resolves to another API or (as the service reports it) another shop.
+ */
 export async function diff(
-  _id: string,
+  id: string,
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): Promise<DiffDecision> {
-  return diffInputs(olds, news);
+  const decision = diffInputs(olds, news);
+  if (decision.replaces.includes("shop") || news.shop === UNKNOWN_VALUE || olds.api === undefined)
+    return decision;
+  const recorded = recordedOf(id, olds);
+  const target = targetOf(news.shop);
+  if (target.api !== recorded.api) throw targetChanged(recorded, target, undefined);
+  if (recorded.shopId !== undefined) {
+    const identity = await identityOf(target);
+    if (identity !== undefined && identity.shopId !== recorded.shopId)
+      throw targetChanged(recorded, target, identity);
+  }
+  return decision;
 }
 
 /**
@@ -163,50 +217,81 @@ export async function create(
   const hook = String(inputs.hook);
   const url = String(inputs.url);
   const target = targetOf(inputs.shop);
-  const current = (await sharedListing(target)).find((s) => s.hook === hook);
+  const listing = await deployment.listing(target);
+  let identity = shopIdentityOf(listing);
+  if (identity !== undefined) guardOneDeclaration(target, identity, hook);
+  const current = listing.find((s) => s.hook === hook);
   const id =
     current !== undefined && current.url === url
       ? current.id
-      : ((await clientFor(target).create([{ hook, url }]))[0] as number);
-  claim(target, hook, id);
-  recordWrite(target, { id, hook, url });
+      : ((await deployment.client(target).create([{ hook, url }]))[0] as number);
+  if (identity === undefined && listing.length === 0) {
+    // The shop had nothing to say which shop it is; a read of the new id does (when the service reports it).
+    identity = await deployment.readBackIdentity(target, async () =>
+      shopIdentityOf([(await readBacks.load(target, id)) ?? { id, hook, url }]),
+    );
+    if (identity !== undefined) guardOneDeclaration(target, identity, hook);
+  }
+  deployment.recordCreate(target, { id, hook, url, ...identity });
   const outs: SubscriptionOutputs = {
     hook,
     url,
     ...(typeof inputs.shop === "string" ? { shop: inputs.shop } : {}),
     subscriptionId: id,
+    api: target.api,
+    ...identity,
     ...(current !== undefined ? { previous: { id: current.id, url: current.url } } : {}),
   };
   return { id: String(id), outs };
 }
 
-/** Reads the live subscription; a missing one returns no id, so refresh drops it from state. */
+/** Fails a create of a hook that a create of this deployment wrote in the same shop under another name or key. */
+function guardOneDeclaration(target: ShopTarget, identity: ShopIdentity, hook: string): void {
+  if (deployment.createIn(target, identity.shopId, hook) === undefined) return;
+  throw new ShippingError(
+    `${hook} is declared twice for shop ${identity.shopId} at ${target.api}: shop ${target.label} and another shop entry of this stack are the same shop (the service reports the same shop_id for both keys). A shop has one subscription per hook: remove one of the two declarations`,
+  );
+}
+
+/**
+ * Reads the live subscription. It is this resource's only when id, hook, URL and shop match; anything else
+ * (deleted, re-pointed by another stack or the back office) returns no id, so refresh drops it and the
+ * next `up` subscribes the hook again.
+ */
 export async function read(
   id: string,
   props: Record<string, unknown>,
 ): Promise<{ id?: string; props?: Record<string, unknown> }> {
-  const live = await reads.load(targetOf(props.shop), subscriptionIdOf(id));
+  const recorded = recordedOf(id, props);
+  const target = await locate(recorded);
+  const live = (await deployment.listing(target)).find((s) => s.id === recorded.id);
   if (live === undefined) return {};
-  return { id, props: { ...props, hook: live.hook, url: live.url, subscriptionId: live.id } };
+  if (!isRecorded(live, recorded)) {
+    warnNotOurs(
+      live,
+      recorded,
+      "refresh treats it as gone, and the next `pulumi up` subscribes the hook again",
+    );
+    return {};
+  }
+  const identity = shopIdentityOf([live]);
+  return { id, props: { ...props, api: target.api, ...identity } };
 }
 
 /**
- * Deletes the subscription unless it is gone already or no longer ours: when a create in this deployment
- * claimed the same hook (a replacement: the old id was overwritten or is now the new subscription), or
- * when the live subscription points elsewhere than the URL this resource recorded (re-pointed since, by a
- * newer declaration or another stack), it is left alone.
+ * Deletes the subscription unless it is gone already or no longer this resource's: when a create in this
+ * deployment wrote or adopted the same id (a replacement), or when the live subscription has another hook,
+ * URL or shop than recorded (re-pointed since, by a newer declaration, another stack or the back office).
  */
 export async function deleteSubscription(id: string, props: Record<string, unknown>): Promise<void> {
-  const target = targetOf(props.shop);
-  if (claims.get(target.shopKey)?.has(String(props.hook))) return;
-  const subscriptionId = subscriptionIdOf(id);
-  const live = await reads.load(target, subscriptionId);
+  const recorded = recordedOf(id, props);
+  const target = await locate(recorded);
+  if (deployment.claimed(target.api, recorded.id)) return;
+  const live = (await deployment.listing(target)).find((s) => s.id === recorded.id);
   if (live === undefined) return;
-  if (live.hook !== props.hook || live.url !== props.url) {
-    process.stderr.write(
-      `shipping: not deleting subscription ${subscriptionId} (${live.hook}): it now points at another URL than this resource declared, so it belongs to a newer declaration\n`,
-    );
+  if (!isRecorded(live, recorded)) {
+    warnNotOurs(live, recorded, "not deleting it, it belongs to a newer declaration");
     return;
   }
-  await deletes.load(target, subscriptionId);
+  await deletes.load(target, recorded.id);
 }

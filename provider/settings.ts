@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AuthSchemeSetting } from "./client/authScheme";
 import type { Timeouts } from "./client/httpTransport";
 import type { RetrySettings } from "./client/retryPolicy";
-import { validateBaseUrl } from "./client/shippingClient";
+import { isLoopbackHost, validateBaseUrl } from "./client/shippingClient";
 import { ShippingConfigError } from "./errors/configError";
 
 /** Reads one stack-config value such as `shipping:apiKey`; undefined when unset. */
@@ -45,7 +45,9 @@ const retrySchema = z
 
 /** Everything needed to talk to one shop's API. Lives in memory only; never serialized. */
 export interface ShopTarget {
-  /** Identity of the shop for in-process bookkeeping: base URL and a hash of the key. */
+  /** The API as recorded in state: {@link canonicalApi} of the base URL. Holds no credential. */
+  readonly api: string;
+  /** In-process identity of the credentials: `api` and a hash of the key. Never leaves the process. */
   readonly shopKey: string;
   /** The shop name, or `(default)` for `shipping:apiKey`. */
   readonly label: string;
@@ -103,8 +105,20 @@ function authSchemeSetting(config: ConfigSource | undefined, env: NodeJS.Process
   );
 }
 
-function shopKeyOf(baseUrl: string, apiKey: string): string {
-  return `${baseUrl}#${createHash("sha256").update(apiKey).digest("hex").slice(0, 16)}`;
+/**
+ * One spelling of an API base URL: what `new URL` normalises (case of scheme and host, default port), no
+ * trailing slash or trailing dot of the host, and every loopback name (`localhost`, `127.x.x.x`, `[::1]`)
+ * as `127.0.0.1`. Two base URLs with the same canonical form reach the same service.
+ */
+export function canonicalApi(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  const host = url.hostname.replace(/\.$/, "");
+  url.hostname = isLoopbackHost(host) ? "127.0.0.1" : host;
+  return url.href.replace(/\/+$/, "");
+}
+
+function shopKeyOf(api: string, apiKey: string): string {
+  return `${api}#${createHash("sha256").update(apiKey).digest("hex").slice(0, 16)}`;
 }
 
 /**
@@ -154,8 +168,10 @@ export function resolveShop(
   const caCertificates = lookup("caCertificates", config, env)?.value;
   const timeouts = parseJsonSetting("timeouts", timeoutsSchema, config, env);
   const retry = parseJsonSetting("retry", retrySchema, config, env);
+  const api = canonicalApi(validBase);
   return {
-    shopKey: shopKeyOf(validBase, apiKey),
+    api,
+    shopKey: shopKeyOf(api, apiKey),
     label: shop ?? "(default)",
     baseUrl: validBase,
     apiKey,
@@ -164,4 +180,26 @@ export function resolveShop(
     ...(timeouts !== undefined ? { timeouts: timeouts as Partial<Timeouts> } : {}),
     ...(retry !== undefined ? { retry: retry as Partial<RetrySettings> } : {}),
   };
+}
+
+/**
+ * Every shop the configuration reaches: the default shop (when `shipping:apiKey` is set) and each entry of
+ * `shipping:shops`. Entries that cannot be resolved are left out.
+ */
+export function configuredTargets(config: ConfigSource | undefined, env: NodeJS.ProcessEnv): ShopTarget[] {
+  const names: (string | undefined)[] = [undefined];
+  try {
+    names.push(...Object.keys(parseJsonSetting("shops", shopsSchema, config, env) ?? {}).sort());
+  } catch {
+    // An unreadable shops setting reaches no shop; resolveShop reports it where a resource names a shop.
+  }
+  const targets: ShopTarget[] = [];
+  for (const name of names) {
+    try {
+      targets.push(resolveShop(name, config, env));
+    } catch {
+      // Not configured: it reaches nothing.
+    }
+  }
+  return targets;
 }

@@ -24,7 +24,10 @@ export interface PreviousSubscription {
 const declarationsByDeployment = new WeakMap<object, Map<string, string>>();
 const declarationsWithoutStack = new Map<string, string>();
 
-/** Fails when two resources of one deployment declare the same hook for the same shop. */
+/**
+ * Fails when two resources of one program declare the same hook for the same shop name. (The provider's check
+ * also catches two names of one shop: the same API and key.)
+ */
 function registerDeclaration(name: string, shop: string | undefined, hook: string): void {
   const stack = pulumi.runtime.getStackResource();
   let declarations = stack === undefined ? declarationsWithoutStack : declarationsByDeployment.get(stack);
@@ -69,7 +72,16 @@ export class WebhookSubscription extends pulumi.dynamic.Resource {
   declare readonly shop: pulumi.Output<string | undefined>;
   /** The subscription id assigned by the service (also the resource id). */
   declare readonly subscriptionId: pulumi.Output<number>;
-  /** The subscription the hook had when this resource was created, if any (adopted or overwritten). */
+  /** The API that issued the subscription id (its base URL in one canonical spelling; no credential). */
+  declare readonly api: pulumi.Output<string>;
+  /** The shop the subscription belongs to as the service reports it (`shop_id`), when the service says. */
+  declare readonly shopId: pulumi.Output<string | undefined>;
+  /** The account the subscription belongs to as the service reports it (`account_id`), when it says. */
+  declare readonly accountId: pulumi.Output<string | undefined>;
+  /**
+   * The subscription the hook had when this resource was created, if any (adopted or overwritten). Always a
+   * secret: it may hold the URL of an earlier declaration, which may have been secret.
+   */
   declare readonly previous: pulumi.Output<PreviousSubscription | undefined>;
 
   constructor(name: string, args: WebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
@@ -77,8 +89,17 @@ export class WebhookSubscription extends pulumi.dynamic.Resource {
     super(
       webhookSubscriptionProvider,
       name,
-      { hook, url: args.url, shop: args.shop, subscriptionId: undefined, previous: undefined },
-      opts,
+      {
+        hook,
+        url: args.url,
+        shop: args.shop,
+        subscriptionId: undefined,
+        api: undefined,
+        shopId: undefined,
+        accountId: undefined,
+        previous: undefined,
+      },
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "previous"] },
       "shipping",
       "WebhookSubscription",
     );

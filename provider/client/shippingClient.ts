@@ -106,19 +106,25 @@ export class ShippingClient {
   }
 
   /**
-   * Lists the shop's subscriptions: all of them, or only `ids` (one request, ids joined with `;`). Ids the
-   * shop does not have are left out; a 404 for an id list means none of them exists.
+   * Lists the shop's subscriptions: all of them, or only `ids` (ids joined with `;`). Ids the shop does not
+   * have are left out. The spec does not say what the service answers when only some ids of a list are
+   * unknown; when it answers 404 for the whole list, each id is asked for on its own.
    */
   async list(ids?: readonly number[]): Promise<LiveSubscription[]> {
     if (ids !== undefined && ids.length === 0) return [];
-    const path = ids === undefined ? "/webhook_subscriptions/" : `/webhook_subscriptions/${ids.join(";")}`;
-    let response: TransportResponse;
+    if (ids === undefined) return this.#get("/webhook_subscriptions/");
     try {
-      response = await this.#send("GET", path);
+      return await this.#get(`/webhook_subscriptions/${ids.join(";")}`);
     } catch (error) {
-      if (ids !== undefined && error instanceof ShippingRequestError && error.status === 404) return [];
-      throw error;
+      if (!(error instanceof ShippingRequestError && error.status === 404)) throw error;
+      if (ids.length === 1) return [];
+      const each = await Promise.all(ids.map((id) => this.list([id])));
+      return each.flat();
     }
+  }
+
+  async #get(path: string): Promise<LiveSubscription[]> {
+    const response = await this.#send("GET", path);
     const parsed = listResponseSchema.safeParse(response.body);
     if (!parsed.success) {
       throw new ShippingResponseError(
@@ -127,7 +133,13 @@ export class ShippingClient {
         `expected {"data":{"webhook_subscriptions":[{id,hook,url}]}}: ${parsed.error.message}`,
       );
     }
-    return parsed.data.data.webhook_subscriptions.map(({ id, hook, url }) => ({ id, hook, url }));
+    return parsed.data.data.webhook_subscriptions.map(({ id, hook, url, shop_id, account_id }) => ({
+      id,
+      hook,
+      url,
+      ...(shop_id !== undefined ? { shopId: String(shop_id) } : {}),
+      ...(account_id !== undefined ? { accountId: String(account_id) } : {}),
+    }));
   }
 
   /**
@@ -150,7 +162,10 @@ export class ShippingClient {
     return parsed.data.data.ids.map(({ id }) => id);
   }
 
-  /** Deletes subscriptions by id in one request. A 404 (an id that does not exist) is thrown to the caller. */
+  /**
+   * Deletes subscriptions by id in one request. A 404 (an id that does not exist; depending on the service,
+   * only some of them or all) is thrown to the caller.
+   */
   async delete(ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
     await this.#send("DELETE", `/webhook_subscriptions/${ids.join(";")}`, undefined);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ShippingClient } from "../../provider/client/shippingClient";
+import type { ShippingClient } from "../../provider/client/shippingClient";
 import { type RunningSimulator, type Subscription, startSimulator } from "../../simulator";
+import { outOfBand as sharedOutOfBand } from "../support/outOfBand";
 import { ACME_KEY, acmeStackConfig, TEST_SHOPS } from "../support/shops";
 import {
   type Declaration,
@@ -55,14 +56,9 @@ async function project(name: string) {
   };
 }
 
-/** Changes made outside the stack, as the back office or another tool would, with the shop's own key. */
-async function outOfBand(change: (client: ShippingClient) => Promise<unknown>): Promise<void> {
-  const client = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
-  try {
-    await change(client);
-  } finally {
-    await client.close();
-  }
+/** Changes made outside the stack, as the back office or another tool would, with acme's own key. */
+function outOfBand(change: (client: ShippingClient) => Promise<unknown>): Promise<unknown> {
+  return sharedOutOfBand(sim.baseUrl, ACME_KEY, change);
 }
 
 function live(): Subscription[] {
@@ -167,7 +163,7 @@ describe("the engine end to end", () => {
     await p.destroy();
   });
 
-  it("heals out-of-band changes: refresh drops a deleted one and shows a changed URL, up restores both", async () => {
+  it("heals out-of-band changes: refresh drops a deleted one and a re-pointed one, up restores both", async () => {
     sim.reset();
     const p = await project("drift");
     p.declare(THREE);
@@ -180,17 +176,19 @@ describe("the engine end to end", () => {
       sim.setSwitches({ overwrite: "new-id" });
     });
 
+    // A subscription that points elsewhere is no longer this resource's (the ownership rule): refresh drops
+    // it like the deleted one, and the provider says which hook and where it points now.
     const refresh = await p.refresh();
-    expect(refresh.summary.resourceChanges?.delete).toBe(1);
-    expect(refresh.summary.resourceChanges?.update).toBe(1);
+    expect(refresh.summary.resourceChanges?.delete).toBe(2);
+    expect(refresh.stdout + refresh.stderr).toContain(
+      `subscription ${ids[ORDERS]} (${ORDERS}) now points at https://backoffice.example.com/…`,
+    );
     const refreshed = subscriptionResources(await p.stack.exportStack());
-    expect(refreshed.map((r) => [r.outputs.hook, r.outputs.url]).sort()).toEqual([
-      [ORDERS, "https://backoffice.example.com/o"],
+    expect(refreshed.map((r) => [r.outputs.hook, r.outputs.url])).toEqual([
       [SHIPMENTS, "https://hooks.example.com/s"],
     ]);
     const up = await p.up();
-    expect(up.summary.resourceChanges?.create).toBe(1);
-    expect(up.summary.resourceChanges?.replace).toBe(1);
+    expect(up.summary.resourceChanges?.create).toBe(2);
     expectLiveEquals(THREE, await p.stateIds());
     await p.destroy();
   });

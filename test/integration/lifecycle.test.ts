@@ -3,11 +3,16 @@ import { type RunningSimulator, type Switches, startSimulator } from "../../simu
 import { freshProvider } from "../support/provider";
 import { ACME_KEY, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
 
-type Matrix = Pick<Switches, "authScheme" | "getStatus" | "overwrite">;
+type Matrix = Pick<Switches, "authScheme" | "getStatus" | "overwrite" | "partialIds" | "shopFields">;
 const MATRIX: Matrix[] = [];
 for (const authScheme of ["basic", "bearer", "both"] as const) {
-  for (const getStatus of [200, 201] as const) {
-    for (const overwrite of ["keep-id", "new-id"] as const) MATRIX.push({ authScheme, getStatus, overwrite });
+  for (const overwrite of ["keep-id", "new-id"] as const) {
+    for (const partialIds of ["subset", "404"] as const) {
+      for (const shopFields of ["listed", "omitted"] as const) {
+        const getStatus = MATRIX.length % 2 === 0 ? 200 : 201;
+        MATRIX.push({ authScheme, getStatus, overwrite, partialIds, shopFields });
+      }
+    }
   }
 }
 
@@ -16,7 +21,7 @@ const LABELS = "shipment_label_created";
 const ORDERS = "order_status_change";
 
 describe.each(MATRIX)(
-  "provider lifecycle with auth=$authScheme, GET $getStatus, overwrite=$overwrite",
+  "provider lifecycle with auth=$authScheme, GET $getStatus, overwrite=$overwrite, partialIds=$partialIds, shopFields=$shopFields",
   (switches) => {
     let sim: RunningSimulator;
     let config: Record<string, string>;
@@ -46,7 +51,14 @@ describe.each(MATRIX)(
       for (const c of created) expect(c.outs.subscriptionId).toBe(Number(c.id));
       const posts = calls().filter((r) => r.method === "POST");
       expect(posts).toHaveLength(3);
-      expect(calls().filter((r) => r.method === "GET")).toHaveLength(1); // one shared listing per shop
+      // One shared listing per shop; the shop was empty, so one read-back of a new id learns its shop_id.
+      expect(calls().filter((r) => r.method === "GET")).toHaveLength(2);
+      const shopId =
+        switches.shopFields === "listed"
+          ? String(Object.keys(sim.state().shops).indexOf("acme") + 1)
+          : undefined;
+      for (const c of created) expect(c.outs.shopId).toBe(shopId);
+      for (const c of created) expect(c.outs.api).toBe(sim.baseUrl.replace("localhost", "127.0.0.1"));
       for (const post of posts) {
         expect(post.headers["user-agent"]).toBe("CustomApiCall/2");
         expect(post.headers.accept).toBe("application/json");
@@ -59,7 +71,7 @@ describe.each(MATRIX)(
         created.map((c) => fresh.read(c.id, c.outs as unknown as Record<string, unknown>)),
       );
       expect(reads.map((r) => r.props?.url)).toEqual(created.map((c) => c.outs.url));
-      expect(calls().filter((r) => r.method === "GET")).toHaveLength(1); // batched: /1;2;3
+      expect(calls().filter((r) => r.method === "GET")).toHaveLength(1); // one listing of the shop
 
       sim.clearRequests();
       await Promise.all(
@@ -70,7 +82,7 @@ describe.each(MATRIX)(
         calls()
           .map((r) => r.method)
           .sort(),
-      ).toEqual(["DELETE", "GET"]); // one batched GET, one batched DELETE
+      ).toEqual(["DELETE"]); // the refresh's listing guards the deletes of the same deployment: one DELETE
     });
 
     it("lists a shop once per deployment, even when its creates do not overlap", async () => {
@@ -79,11 +91,12 @@ describe.each(MATRIX)(
       for (const hook of [SHIPMENTS, LABELS, ORDERS]) {
         ids[hook] = (await provider.create({ hook, url: `https://h.example/${hook}` })).id;
       }
-      expect(calls().map((r) => r.method)).toEqual(["GET", "POST", "POST", "POST"]);
+      // The listing, the first write, one read-back of it (the shop was empty: it learns the shop_id), writes.
+      expect(calls().map((r) => r.method)).toEqual(["GET", "POST", "GET", "POST", "POST"]);
       // A later replacement in the same deployment sees this deployment's own write as the previous one.
       const replaced = await provider.create({ hook: ORDERS, url: "https://h.example/orders-v2" });
       expect(replaced.outs.previous).toEqual({ id: Number(ids[ORDERS]), url: `https://h.example/${ORDERS}` });
-      expect(calls().filter((r) => r.method === "GET")).toHaveLength(1);
+      expect(calls().filter((r) => r.method === "GET")).toHaveLength(2);
     });
 
     it("changes a URL with no gap: create-before-delete leaves one subscription, the new one, whose id is in state", async () => {
@@ -154,7 +167,7 @@ describe.each(MATRIX)(
       ]);
     });
 
-    it("reads drift and disappearance: a back-office URL change comes back, a deleted one returns no id", async () => {
+    it("treats a subscription re-pointed out of band as gone (refresh drops it, up restores it) and a deleted one too", async () => {
       const created = await (await freshProvider(config)).create({
         hook: SHIPMENTS,
         url: "https://a.example/s",
@@ -163,13 +176,21 @@ describe.each(MATRIX)(
         baseUrl: sim.baseUrl,
         apiKey: ACME_KEY,
       });
-      await client.create([{ hook: SHIPMENTS, url: "https://backoffice.example/s" }]); // out of band
+      await client.create([{ hook: SHIPMENTS, url: "https://backoffice.example/s" }]); // the back office
       const live = hooksOf(SHIPMENTS)[0];
       const state = { ...created.outs, subscriptionId: live?.id } as unknown as Record<string, unknown>;
-      const drifted = await (await freshProvider(config)).read(String(live?.id), state);
-      expect(drifted.props?.url).toBe("https://backoffice.example/s");
-      await client.delete([live?.id ?? 0]);
       expect(await (await freshProvider(config)).read(String(live?.id), state)).toEqual({});
+      expect(await (await freshProvider(config)).read(created.id, created.outs as never)).toEqual({});
+      const restored = await (await freshProvider(config)).create({
+        hook: SHIPMENTS,
+        url: "https://a.example/s",
+      });
+      expect(hooksOf(SHIPMENTS)).toEqual([
+        { id: Number(restored.id), hook: SHIPMENTS, url: "https://a.example/s" },
+      ]);
+      expect(restored.outs.previous).toEqual({ id: live?.id, url: "https://backoffice.example/s" });
+      await client.delete([Number(restored.id)]);
+      expect(await (await freshProvider(config)).read(restored.id, restored.outs as never)).toEqual({});
       await client.close();
     });
 

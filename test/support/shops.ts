@@ -4,10 +4,12 @@ import type { ShopSeed } from "../../simulator";
 export const ACME_KEY = "acme-rw-test-key-01";
 export const ACME_READ_ONLY_KEY = "acme-ro-test-key-01";
 export const GLOBEX_KEY = "globex-rw-test-key-02";
+/** A second read-write key of acme: the same real shop under another key. */
+export const ACME_SECOND_KEY = "acme-rw-test-key-03";
 
 /** Two shops, so isolation is exercised. */
 export const TEST_SHOPS: ShopSeed[] = [
-  { name: "acme", keys: { readWrite: [ACME_KEY], readOnly: [ACME_READ_ONLY_KEY] } },
+  { name: "acme", keys: { readWrite: [ACME_KEY, ACME_SECOND_KEY], readOnly: [ACME_READ_ONLY_KEY] } },
   { name: "globex", keys: { readWrite: [GLOBEX_KEY] } },
 ];
 

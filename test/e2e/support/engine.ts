@@ -54,6 +54,8 @@ export interface Declaration {
   readonly url: string;
   readonly shop?: string;
   readonly secretUrl?: boolean;
+  /** Resource options, e.g. `{ deleteBeforeReplace: true }`. */
+  readonly options?: pulumiSdk.CustomResourceOptions;
 }
 
 /** An inline program declaring `current()`; change what it returns between runs. */
@@ -61,11 +63,15 @@ export function declarationsProgram(current: () => readonly Declaration[]): auto
   return async () => {
     const outputs: Record<string, unknown> = {};
     for (const d of current()) {
-      const resource = new dist.provider.WebhookSubscription(d.name, {
-        hook: d.hook as providerModule.Hook,
-        url: d.secretUrl ? pulumi.secret(d.url) : d.url,
-        ...(d.shop !== undefined ? { shop: d.shop } : {}),
-      });
+      const resource = new dist.provider.WebhookSubscription(
+        d.name,
+        {
+          hook: d.hook as providerModule.Hook,
+          url: d.secretUrl ? pulumi.secret(d.url) : d.url,
+          ...(d.shop !== undefined ? { shop: d.shop } : {}),
+        },
+        d.options,
+      );
       outputs[d.name] = {
         id: resource.id,
         subscriptionId: resource.subscriptionId,

@@ -1,0 +1,148 @@
+import type { LiveSubscription } from "./client/apiSchemas";
+import { ShippingClient } from "./client/shippingClient";
+import type { ConfigSource, ShopTarget } from "./settings";
+import type { ShopIdentity } from "./targetChange";
+
+/** A hook declared in this deployment: by whom, for the message when another resource declares it again. */
+interface Declaration {
+  /** The shop as the resource names it: `(default)` or a `shipping:shops` entry. */
+  readonly label: string;
+}
+
+/**
+ * Everything one provider process (one deployment) knows beyond the resources it is handed: the
+ * configuration, one HTTP client per shop, each shop's listing, the hooks declared and the subscriptions
+ * written. Every write of the deployment updates every fact it touches, so nothing here is ever older than
+ * this process's own writes: a create records what it wrote or adopted in the listing and in the claims; a
+ * delete removes the id from every listing of its API.
+ */
+export class Deployment {
+  /** The stack configuration the engine handed over; read at call time. */
+  config: ConfigSource | undefined;
+  readonly #clients = new Map<string, ShippingClient>();
+  /** Each shop's subscriptions (by `shopKey`): listed once, then kept current with this deployment's writes. */
+  readonly #listings = new Map<string, Promise<LiveSubscription[]>>();
+  /** `api#id` of every subscription a create of this deployment wrote or adopted. */
+  readonly #claimed = new Set<string>();
+  /** Hooks declared (checked) in this deployment, by API, key and hook: one resource each. */
+  readonly #declared = new Map<string, Declaration>();
+  /** Hooks created in this deployment, by API, the shop the service reports and hook: the creator's key. */
+  readonly #createdInShop = new Map<string, string>();
+  /** The shop the service reports for each set of credentials (by `shopKey`), once learned by a read-back. */
+  readonly #readBackIdentities = new Map<string, Promise<ShopIdentity | undefined>>();
+
+  /** The client for a shop; one keep-alive pool per set of credentials and transport settings. */
+  client(target: ShopTarget): ShippingClient {
+    const key = JSON.stringify([
+      target.shopKey,
+      target.authScheme,
+      target.timeouts ?? {},
+      target.retry ?? {},
+      target.caCertificates ?? "",
+    ]);
+    let client = this.#clients.get(key);
+    if (client === undefined) {
+      client = new ShippingClient({
+        baseUrl: target.baseUrl,
+        apiKey: target.apiKey,
+        authScheme: target.authScheme,
+        ...(target.timeouts !== undefined ? { timeouts: target.timeouts } : {}),
+        ...(target.retry !== undefined ? { retry: target.retry } : {}),
+        ...(target.caCertificates !== undefined ? { caCertificates: target.caCertificates } : {}),
+      });
+      this.#clients.set(key, client);
+    }
+    return client;
+  }
+
+  /**
+   * The shop's subscriptions as this deployment knows them: one `GET /webhook_subscriptions/` per shop per
+   * deployment, with every later write of the deployment applied. A failed listing is not kept.
+   */
+  listing(target: ShopTarget): Promise<LiveSubscription[]> {
+    return this.#listings.get(target.shopKey) ?? this.#keep(target.shopKey, this.client(target).list());
+  }
+
+  /** Stores a listing; one that fails is dropped (the next caller lists again) and never unhandled. */
+  #keep(shopKey: string, listing: Promise<LiveSubscription[]>): Promise<LiveSubscription[]> {
+    this.#listings.set(shopKey, listing);
+    listing.catch(() => {
+      if (this.#listings.get(shopKey) === listing) this.#listings.delete(shopKey);
+    });
+    return listing;
+  }
+
+  /**
+   * The shop the service reports for a shop whose listing said nothing (it was empty): learned once per
+   * deployment by `readBack` (a read of a just-written id), shared by every create of the shop.
+   */
+  readBackIdentity(
+    target: ShopTarget,
+    readBack: () => Promise<ShopIdentity | undefined>,
+  ): Promise<ShopIdentity | undefined> {
+    let identity = this.#readBackIdentities.get(target.shopKey);
+    if (identity === undefined) {
+      identity = readBack();
+      this.#readBackIdentities.set(target.shopKey, identity);
+      identity.catch(() => this.#readBackIdentities.delete(target.shopKey));
+    }
+    return identity;
+  }
+
+  /**
+   * Records a hook declared by a resource being checked. Returns the earlier declaration when a resource of
+   * this deployment declared the same hook with the same API and key under another shop name. (The engine
+   * may check one resource twice, for example again for the create of a replacement; two resources under one
+   * shop name are refused by the program itself.)
+   */
+  declare(target: ShopTarget, hook: string): Declaration | undefined {
+    const key = `${target.shopKey}\u0000${hook}`;
+    const earlier = this.#declared.get(key);
+    if (earlier === undefined) this.#declared.set(key, { label: target.label });
+    return earlier?.label === target.label ? undefined : earlier;
+  }
+
+  /**
+   * Records that a create is about to write `hook` in the shop the service calls `shopId`. Returns the
+   * in-process key of another set of credentials that already created the same hook in that shop in this
+   * deployment: the same shop under two names or keys.
+   */
+  createIn(target: ShopTarget, shopId: string, hook: string): string | undefined {
+    const key = `${target.api}\u0000${shopId}\u0000${hook}`;
+    const earlier = this.#createdInShop.get(key);
+    if (earlier !== undefined && earlier !== target.shopKey) return earlier;
+    this.#createdInShop.set(key, target.shopKey);
+    return undefined;
+  }
+
+  /** Records a subscription a create wrote or adopted: claimed for this deployment, and in the listing. */
+  recordCreate(target: ShopTarget, written: LiveSubscription): void {
+    this.#claimed.add(`${target.api}#${written.id}`);
+    const listing = this.#listings.get(target.shopKey);
+    if (listing === undefined) return;
+    this.#keep(
+      target.shopKey,
+      listing.then((subs) => [
+        ...subs.filter((s) => s.hook !== written.hook && s.id !== written.id),
+        written,
+      ]),
+    );
+  }
+
+  /** Records deleted ids: gone from every listing of the API, whichever key listed it. */
+  recordDelete(target: ShopTarget, ids: readonly number[]): void {
+    const gone = new Set(ids);
+    for (const [shopKey, listing] of this.#listings) {
+      if (!shopKey.startsWith(`${target.api}#`)) continue;
+      this.#keep(
+        shopKey,
+        listing.then((subs) => subs.filter((s) => !gone.has(s.id))),
+      );
+    }
+  }
+
+  /** Whether a create of this deployment wrote or adopted subscription `id` of `api`. */
+  claimed(api: string, id: number): boolean {
+    return this.#claimed.has(`${api}#${id}`);
+  }
+}

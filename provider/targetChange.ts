@@ -1,0 +1,70 @@
+import type { LiveSubscription } from "./client/apiSchemas";
+import { ShippingConfigError } from "./errors/configError";
+import type { ShopTarget } from "./settings";
+
+/** A shop as the service reports it on its subscriptions. */
+export interface ShopIdentity {
+  readonly shopId: string;
+  readonly accountId?: string;
+}
+
+/** The shop the service reports on any of a shop's subscriptions; undefined when none says. */
+export function shopIdentityOf(subscriptions: readonly LiveSubscription[]): ShopIdentity | undefined {
+  const reported = subscriptions.find((s) => s.shopId !== undefined);
+  if (reported?.shopId === undefined) return undefined;
+  return {
+    shopId: reported.shopId,
+    ...(reported.accountId !== undefined ? { accountId: reported.accountId } : {}),
+  };
+}
+
+/**
+ * A URL as messages may show it: origin only, the rest elided. The provider cannot tell a secret URL from a
+ * plain one (the engine hands secrets over unwrapped), and a token usually sits in the path or query.
+ */
+export function visibleUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.href === `${parsed.origin}/` ? parsed.origin : `${parsed.origin}/…`;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+/** Where state says a subscription lives. */
+export interface RecordedPlace {
+  readonly id: number;
+  readonly hook: string;
+  readonly shop: string | undefined;
+  readonly api: string | undefined;
+  readonly shopId: string | undefined;
+}
+
+function settingOf(shop: string | undefined, part: "baseUrl" | "apiKey"): string {
+  return shop === undefined ? `shipping:${part}` : `shipping:shops.${shop}.${part}`;
+}
+
+/**
+ * The configuration now reaches another API, or a key that the service says belongs to another shop, than
+ * the one that issued a recorded subscription. Says what changed, that nothing was written, and what to do.
+ */
+export function targetChanged(
+  recorded: RecordedPlace,
+  now: ShopTarget,
+  otherShop: ShopIdentity | undefined,
+): ShippingConfigError {
+  const what = `subscription ${recorded.id} (${recorded.hook})`;
+  const leave = "or `pulumi state delete <urn>` to leave the subscription where it is and forget it";
+  if (now.api !== recorded.api) {
+    const setting = settingOf(recorded.shop, "baseUrl");
+    return new ShippingConfigError(
+      setting,
+      `${what} was created at ${recorded.api}, but shop ${now.label} now reaches ${now.api}. Nothing was changed: the id means something only at ${recorded.api}. To keep managing it, set ${setting} back and run \`pulumi up\` (refresh and destroy use the configuration of the last \`up\`). To move this stack to ${now.api}, run \`pulumi destroy\` with the old base URL (${leave}), then change it and run \`pulumi up\``,
+    );
+  }
+  const setting = settingOf(recorded.shop, "apiKey");
+  return new ShippingConfigError(
+    setting,
+    `${what} was created in shop ${recorded.shopId} at ${recorded.api}, but the service reports shop ${otherShop?.shopId ?? "(another)"} for the key of shop ${now.label}. Nothing was changed. To keep managing it, set ${setting} back to a key of shop ${recorded.shopId} and run \`pulumi up\` (refresh and destroy use the configuration of the last \`up\`). To move this stack to the other shop, run \`pulumi destroy\` with the old key (${leave}), then change it and run \`pulumi up\``,
+  );
+}
