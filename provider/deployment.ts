@@ -28,6 +28,10 @@ export class Deployment {
   readonly #declared = new Map<string, Declaration>();
   /** Hooks created in this deployment, by API, the shop the service reports and hook: the creator's key. */
   readonly #createdInShop = new Map<string, string>();
+  /** Shops (by `shopKey`) whose first listing of the deployment was empty. */
+  readonly #listedEmpty = new Set<string>();
+  /** The tail of each shop's chain of writes: writes of one shop run one at a time. */
+  readonly #writes = new Map<string, Promise<unknown>>();
   /** The shop the service reports for each set of credentials (by `shopKey`), once learned by a read-back. */
   readonly #readBackIdentities = new Map<string, Promise<ShopIdentity | undefined>>();
 
@@ -60,7 +64,26 @@ export class Deployment {
    * deployment, with every later write of the deployment applied. A failed listing is not kept.
    */
   listing(target: ShopTarget): Promise<LiveSubscription[]> {
-    return this.#listings.get(target.shopKey) ?? this.#keep(target.shopKey, this.client(target).list());
+    const known = this.#listings.get(target.shopKey);
+    if (known !== undefined) return known;
+    const listed = this.client(target).list();
+    listed.then(
+      (subs) => {
+        if (subs.length === 0) this.#listedEmpty.add(target.shopKey);
+      },
+      () => undefined,
+    );
+    return this.#keep(target.shopKey, listed);
+  }
+
+  /** Whether the service listed no subscription for the shop when this deployment first asked. */
+  listedEmpty(target: ShopTarget): boolean {
+    return this.#listedEmpty.has(target.shopKey);
+  }
+
+  /** Drops the shop's listing after a write whose outcome is unknown; the next caller lists again. */
+  forgetListing(target: ShopTarget): void {
+    this.#listings.delete(target.shopKey);
   }
 
   /** Stores a listing; one that fails is dropped (the next caller lists again) and never unhandled. */
@@ -141,8 +164,35 @@ export class Deployment {
     }
   }
 
-  /** Whether a create of this deployment wrote or adopted subscription `id` of `api`. */
+  /** Whether a resource of this deployment created, adopted or keeps subscription `id` of `api`. */
   claimed(api: string, id: number): boolean {
     return this.#claimed.has(`${api}#${id}`);
+  }
+
+  /**
+   * Records that a resource the program still declares keeps subscription `id` unchanged (its diff found no
+   * change), so no delete of this deployment removes it: two resources can record one id, for example after
+   * a rename without an alias whose delete did not run.
+   */
+  recordKept(api: string, id: number): void {
+    this.#claimed.add(`${api}#${id}`);
+  }
+
+  /**
+   * Runs `write` after every earlier write of the same shop has settled, so that a delete's ownership check
+   * and its DELETE see every create of the deployment that came before, and no POST of the shop is in flight.
+   */
+  exclusive<T>(shop: string, write: () => Promise<T>): Promise<T> {
+    const before = this.#writes.get(shop) ?? Promise.resolve();
+    const result = before.then(write, write);
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#writes.set(shop, settled);
+    settled.then(() => {
+      if (this.#writes.get(shop) === settled) this.#writes.delete(shop);
+    });
+    return result;
   }
 }

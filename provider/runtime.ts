@@ -10,13 +10,7 @@ import { ShippingError } from "./errors/shippingError";
 import { IdBatcher } from "./idBatcher";
 import { type CheckFailure, checkInputs, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { configuredTargets, resolveShop, type ShopTarget } from "./settings";
-import {
-  type RecordedPlace,
-  type ShopIdentity,
-  shopIdentityOf,
-  targetChanged,
-  visibleUrl,
-} from "./targetChange";
+import { type RecordedPlace, type ShopIdentity, shopIdentityOf, targetChanged } from "./targetChange";
 
 /** Outputs of a WebhookSubscription as stored in state. */
 export interface SubscriptionOutputs {
@@ -42,22 +36,50 @@ const readBacks = new IdBatcher<ShopTarget, LiveSubscription>(
   async (target, ids) => new Map((await deployment.client(target).list(ids)).map((s) => [s.id, s])),
 );
 
+/** What each queued delete recorded, by `shopKey#id`, for the check made again right before the DELETE. */
+const queuedDeletes = new Map<string, Recorded>();
+
 const deletes = new IdBatcher<ShopTarget, true>(
   (target) => target.shopKey,
   async (target, ids) => {
-    const client = deployment.client(target);
-    try {
-      await client.delete(ids);
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-      // One of the ids vanished meanwhile; the API may have refused the whole batch, so go one by one.
-      if (ids.length > 1) await Promise.all(ids.map((id) => client.delete([id]).catch(ignoreNotFound)));
-    } finally {
-      deployment.recordDelete(target, ids);
-    }
+    const listing = await deployment.listing(target);
+    await deployment.exclusive(writeLane(target, shopIdentityOf(listing)), async () => {
+      // Under the shop's write lane: every earlier create of the deployment is in the listing and the claims.
+      const current = await deployment.listing(target);
+      const owned = ids.filter((id) => {
+        const recorded = queuedDeletes.get(`${target.shopKey}#${id}`);
+        const live = current.find((s) => s.id === id);
+        return (
+          recorded !== undefined &&
+          live !== undefined &&
+          isRecorded(live, recorded) &&
+          !deployment.claimed(target.api, id)
+        );
+      });
+      await deleteIds(target, owned);
+    });
+    for (const id of ids) queuedDeletes.delete(`${target.shopKey}#${id}`);
     return new Map(ids.map((id) => [id, true as const]));
   },
 );
+
+async function deleteIds(target: ShopTarget, ids: number[]): Promise<void> {
+  const client = deployment.client(target);
+  try {
+    await client.delete(ids);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    // One of the ids vanished meanwhile; the API may have refused the whole batch, so go one by one.
+    if (ids.length > 1) await Promise.all(ids.map((id) => client.delete([id]).catch(ignoreNotFound)));
+  } finally {
+    deployment.recordDelete(target, ids);
+  }
+}
+
+/** The lane that orders one shop's writes: the shop as the service reports it, else the credentials. */
+function writeLane(target: ShopTarget, identity: ShopIdentity | undefined): string {
+  return identity === undefined ? target.shopKey : `${target.api}#shop:${identity.shopId}`;
+}
 
 function isNotFound(error: unknown): boolean {
   return error instanceof ShippingRequestError && error.status === 404;
@@ -89,8 +111,13 @@ function recordedOf(id: string, props: Record<string, unknown>): Recorded {
     url: String(props.url),
     shop: typeof props.shop === "string" ? props.shop : undefined,
     api: typeof props.api === "string" ? props.api : undefined,
-    shopId: props.shopId === undefined || props.shopId === null ? undefined : String(props.shopId),
+    shopId: optionalString(props.shopId),
+    accountId: optionalString(props.accountId),
   };
+}
+
+function optionalString(value: unknown): string | undefined {
+  return value === undefined || value === null ? undefined : String(value);
 }
 
 async function identityOf(target: ShopTarget): Promise<ShopIdentity | undefined> {
@@ -111,36 +138,63 @@ async function locate(recorded: Recorded): Promise<ShopTarget> {
   } catch (error) {
     namedError = error;
   }
-  if (recorded.api === undefined) {
+  if (recorded.api === undefined || (named !== undefined && named.api === recorded.api)) {
     if (named === undefined) throw namedError;
-    return named;
+    if (recorded.shopId === undefined) return named;
+    const identity = await identityOf(named);
+    // A shop that lists nothing cannot say which it is: it is taken to be the recorded one (see README).
+    if (identity === undefined || isSameShop(identity, recorded)) return named;
+    return locateElsewhere(recorded, named, identity);
   }
-  const candidates = [named, ...configuredTargets(deployment.config, process.env)].filter(
-    (t): t is ShopTarget => t !== undefined && t.api === recorded.api,
+  return locateElsewhere(recorded, named, undefined);
+}
+
+/**
+ * Another configured shop that the service reports to be the recorded one (never one that cannot say which
+ * shop it is: acting there would take an empty or silent shop for the recorded one).
+ */
+async function locateElsewhere(
+  recorded: Recorded,
+  named: ShopTarget | undefined,
+  namedIdentity: ShopIdentity | undefined,
+): Promise<ShopTarget> {
+  const others = configuredTargets(deployment.config, process.env).filter(
+    (t) => t.api === recorded.api && t.shopKey !== named?.shopKey,
   );
-  let other: ShopIdentity | undefined;
-  for (const candidate of candidates) {
-    if (recorded.shopId === undefined) return candidate;
-    const identity = await identityOf(candidate);
-    if (identity === undefined || identity.shopId === recorded.shopId) return candidate;
-    other ??= identity;
+  if (recorded.shopId !== undefined) {
+    for (const other of others) {
+      const identity = await identityOf(other);
+      if (identity !== undefined && isSameShop(identity, recorded)) return other;
+    }
   }
-  if (candidates.length === 0 && named === undefined) throw namedError;
-  throw targetChanged(recorded, (named ?? candidates[0]) as ShopTarget, other);
+  const now = named ?? others[0];
+  if (now === undefined) throw targetChanged(recorded, targetOf(recorded.shop), undefined);
+  return Promise.reject(targetChanged(recorded, now, namedIdentity));
+}
+
+function isSameShop(identity: ShopIdentity, recorded: RecordedPlace): boolean {
+  return (
+    identity.shopId === recorded.shopId &&
+    (identity.accountId === undefined ||
+      recorded.accountId === undefined ||
+      identity.accountId === recorded.accountId)
+  );
 }
 
 /** Whether a live subscription is the recorded one: same id, hook, URL and (when both are known) shop. */
 function isRecorded(live: LiveSubscription, recorded: Recorded): boolean {
+  const identity = shopIdentityOf([live]);
   return (
     live.hook === recorded.hook &&
     live.url === recorded.url &&
-    (recorded.shopId === undefined || live.shopId === undefined || live.shopId === recorded.shopId)
+    (recorded.shopId === undefined || identity === undefined || isSameShop(identity, recorded))
   );
 }
 
-function warnNotOurs(live: LiveSubscription, recorded: Recorded, action: string): void {
+/** Says why a subscription is left alone. Names no URL: it may be a secret, even its host name. */
+function warnNotOurs(live: LiveSubscription, action: string): void {
   process.stderr.write(
-    `shipping: subscription ${live.id} (${live.hook}) now points at ${visibleUrl(live.url)}, not at ${visibleUrl(recorded.url)} as this resource declared: ${action}\n`,
+    `shipping: subscription ${live.id} (${live.hook}) now points at another URL than this resource declared (changed in the back office or by another stack): ${action}\n`,
   );
 }
 
@@ -194,14 +248,15 @@ export async function diff(
   news: Record<string, unknown>,
 ): Promise<DiffDecision> {
   const decision = diffInputs(olds, news);
-  if (decision.replaces.includes("shop") || news.shop === UNKNOWN_VALUE || olds.api === undefined)
-    return decision;
+  if (decision.replaces.includes("shop") || news.shop === UNKNOWN_VALUE) return decision;
   const recorded = recordedOf(id, olds);
   const target = targetOf(news.shop);
+  if (!decision.changes) deployment.recordKept(recorded.api ?? target.api, recorded.id);
+  if (recorded.api === undefined) return decision;
   if (target.api !== recorded.api) throw targetChanged(recorded, target, undefined);
   if (recorded.shopId !== undefined) {
     const identity = await identityOf(target);
-    if (identity !== undefined && identity.shopId !== recorded.shopId)
+    if (identity !== undefined && !isSameShop(identity, recorded))
       throw targetChanged(recorded, target, identity);
   }
   return decision;
@@ -217,22 +272,25 @@ export async function create(
   const hook = String(inputs.hook);
   const url = String(inputs.url);
   const target = targetOf(inputs.shop);
-  const listing = await deployment.listing(target);
-  let identity = shopIdentityOf(listing);
+  let identity = shopIdentityOf(await deployment.listing(target));
   if (identity !== undefined) guardOneDeclaration(target, identity, hook);
-  const current = listing.find((s) => s.hook === hook);
-  const id =
-    current !== undefined && current.url === url
-      ? current.id
-      : ((await deployment.client(target).create([{ hook, url }]))[0] as number);
-  if (identity === undefined && listing.length === 0) {
-    // The shop had nothing to say which shop it is; a read of the new id does (when the service reports it).
+  const { id, current } = await deployment.exclusive(writeLane(target, identity), async () => {
+    // Under the shop's write lane: the listing has every earlier write of the deployment applied.
+    const current = (await deployment.listing(target)).find((s) => s.hook === hook);
+    const id = current !== undefined && current.url === url ? current.id : await post(target, hook, url);
+    deployment.recordCreate(target, { id, hook, url, ...identity });
+    return { id, current };
+  });
+  if (identity === undefined && deployment.listedEmpty(target)) {
+    // The shop listed nothing to say which shop it is; a read of a new id does (if the service says).
     identity = await deployment.readBackIdentity(target, async () =>
       shopIdentityOf([(await readBacks.load(target, id)) ?? { id, hook, url }]),
     );
-    if (identity !== undefined) guardOneDeclaration(target, identity, hook);
+    if (identity !== undefined) {
+      guardOneDeclaration(target, identity, hook);
+      deployment.recordCreate(target, { id, hook, url, ...identity });
+    }
   }
-  deployment.recordCreate(target, { id, hook, url, ...identity });
   const outs: SubscriptionOutputs = {
     hook,
     url,
@@ -243,6 +301,27 @@ export async function create(
     ...(current !== undefined ? { previous: { id: current.id, url: current.url } } : {}),
   };
   return { id: String(id), outs };
+}
+
+/**
+ * One POST of the hook. When it fails without an answer from the service (a dropped connection, a timeout,
+ * a 5xx), the write may have been applied all the same: a fresh listing tells, and an applied write is
+ * taken as done, so it is recorded in state rather than left behind.
+ */
+async function post(target: ShopTarget, hook: string, url: string): Promise<number> {
+  const client = deployment.client(target);
+  try {
+    return (await client.create([{ hook, url }]))[0] as number;
+  } catch (error) {
+    deployment.forgetListing(target);
+    if (error instanceof ShippingRequestError && error.status < 500 && error.status !== 429) throw error;
+    const applied = await deployment.listing(target).then(
+      (subs) => subs.find((s) => s.hook === hook && s.url === url),
+      () => undefined,
+    );
+    if (applied === undefined) throw error;
+    return applied.id;
+  }
 }
 
 /** Fails a create of a hook that a create of this deployment wrote in the same shop under another name or key. */
@@ -267,11 +346,7 @@ export async function read(
   const live = (await deployment.listing(target)).find((s) => s.id === recorded.id);
   if (live === undefined) return {};
   if (!isRecorded(live, recorded)) {
-    warnNotOurs(
-      live,
-      recorded,
-      "refresh treats it as gone, and the next `pulumi up` subscribes the hook again",
-    );
+    warnNotOurs(live, "refresh treats it as gone, and the next `pulumi up` subscribes the hook again");
     return {};
   }
   const identity = shopIdentityOf([live]);
@@ -290,8 +365,9 @@ export async function deleteSubscription(id: string, props: Record<string, unkno
   const live = (await deployment.listing(target)).find((s) => s.id === recorded.id);
   if (live === undefined) return;
   if (!isRecorded(live, recorded)) {
-    warnNotOurs(live, recorded, "not deleting it, it belongs to a newer declaration");
+    warnNotOurs(live, "not deleting it, it belongs to a newer declaration");
     return;
   }
+  queuedDeletes.set(`${target.shopKey}#${recorded.id}`, recorded);
   await deletes.load(target, recorded.id);
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AuthSchemeSetting } from "./client/authScheme";
 import type { Timeouts } from "./client/httpTransport";
 import type { RetrySettings } from "./client/retryPolicy";
-import { isLoopbackHost, validateBaseUrl } from "./client/shippingClient";
+import { validateBaseUrl } from "./client/shippingClient";
 import { ShippingConfigError } from "./errors/configError";
 
 /** Reads one stack-config value such as `shipping:apiKey`; undefined when unset. */
@@ -107,13 +107,14 @@ function authSchemeSetting(config: ConfigSource | undefined, env: NodeJS.Process
 
 /**
  * One spelling of an API base URL: what `new URL` normalises (case of scheme and host, default port), no
- * trailing slash or trailing dot of the host, and every loopback name (`localhost`, `127.x.x.x`, `[::1]`)
- * as `127.0.0.1`. Two base URLs with the same canonical form reach the same service.
+ * trailing slash or trailing dot of the host, and `localhost` as `127.0.0.1`. Two base URLs with the same
+ * canonical form reach the same service. (Other loopback addresses stay apart: two services may listen on
+ * one port at `127.0.0.1` and `127.0.0.2`.)
  */
 export function canonicalApi(baseUrl: string): string {
   const url = new URL(baseUrl);
   const host = url.hostname.replace(/\.$/, "");
-  url.hostname = isLoopbackHost(host) ? "127.0.0.1" : host;
+  url.hostname = host === "localhost" ? "127.0.0.1" : host;
   return url.href.replace(/\/+$/, "");
 }
 

@@ -18,19 +18,6 @@ export function shopIdentityOf(subscriptions: readonly LiveSubscription[]): Shop
   };
 }
 
-/**
- * A URL as messages may show it: origin only, the rest elided. The provider cannot tell a secret URL from a
- * plain one (the engine hands secrets over unwrapped), and a token usually sits in the path or query.
- */
-export function visibleUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return parsed.href === `${parsed.origin}/` ? parsed.origin : `${parsed.origin}/…`;
-  } catch {
-    return "(not a URL)";
-  }
-}
-
 /** Where state says a subscription lives. */
 export interface RecordedPlace {
   readonly id: number;
@@ -38,6 +25,7 @@ export interface RecordedPlace {
   readonly shop: string | undefined;
   readonly api: string | undefined;
   readonly shopId: string | undefined;
+  readonly accountId: string | undefined;
 }
 
 function settingOf(shop: string | undefined, part: "baseUrl" | "apiKey"): string {
@@ -59,12 +47,12 @@ export function targetChanged(
     const setting = settingOf(recorded.shop, "baseUrl");
     return new ShippingConfigError(
       setting,
-      `${what} was created at ${recorded.api}, but shop ${now.label} now reaches ${now.api}. Nothing was changed: the id means something only at ${recorded.api}. To keep managing it, set ${setting} back and run \`pulumi up\` (refresh and destroy use the configuration of the last \`up\`). To move this stack to ${now.api}, run \`pulumi destroy\` with the old base URL (${leave}), then change it and run \`pulumi up\``,
+      `${what} was created at ${recorded.api}, but shop ${now.label} now reaches ${now.api}. Nothing was changed for this resource: the id means something only at ${recorded.api}. To keep managing it, set ${setting} back and run \`pulumi up\` (refresh and destroy use the configuration of the last \`up\`). To move this stack to ${now.api}, run \`pulumi destroy\` with the old base URL (${leave}), then change it and run \`pulumi up\``,
     );
   }
   const setting = settingOf(recorded.shop, "apiKey");
   return new ShippingConfigError(
     setting,
-    `${what} was created in shop ${recorded.shopId} at ${recorded.api}, but the service reports shop ${otherShop?.shopId ?? "(another)"} for the key of shop ${now.label}. Nothing was changed. To keep managing it, set ${setting} back to a key of shop ${recorded.shopId} and run \`pulumi up\` (refresh and destroy use the configuration of the last \`up\`). To move this stack to the other shop, run \`pulumi destroy\` with the old key (${leave}), then change it and run \`pulumi up\``,
+    `${what} was created in shop ${recorded.shopId} at ${recorded.api}, but the service reports shop ${otherShop?.shopId ?? "(another)"} for the key of shop ${now.label}. Nothing was changed for this resource. To keep managing it, set ${setting} back to a key of shop ${recorded.shopId} and run \`pulumi up\` (refresh and destroy use the configuration of the last \`up\`). To move this stack to the other shop, run \`pulumi destroy\` with the old key (${leave}), then change it and run \`pulumi up\``,
   );
 }

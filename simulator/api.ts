@@ -1,15 +1,16 @@
 /**
  * The Shipping Service API: root status, and POST / GET / DELETE of webhook subscriptions. Checks run in a
- * fixed order: path (404), method (405), Authorization (401), rate limit (429), Accept (406), key role (403),
+ * fixed order: path (404), method (405), User-Agent when required (400), Authorization (401), rate limit (429), Accept (406), key role (403),
  * then per endpoint Content-Type (415), body size (413), JSON (400), content (422 / 400), ids (403 / 404).
  */
 import type { IncomingMessage } from "node:http";
 import { authenticate, type Identity, type KeyRing, schemeWord } from "./auth";
-import { DEFAULT_BODY_LIMIT_BYTES, SERVICE_TITLE, SIM_ACCOUNT_ID } from "./constants";
+import { DEFAULT_BODY_LIMIT_BYTES, REQUIRED_USER_AGENT, SERVICE_TITLE, SIM_ACCOUNT_ID } from "./constants";
 import { ApiError, ERROR_CODES, parseJsonBody } from "./errors";
 import { type Answer, readBody } from "./http-util";
+import { describeValue } from "./json-text";
 import { type RateLimiter, rateLimitSettings } from "./rate-limit";
-import { scrubJson } from "./request-log";
+import type { RequestLog } from "./request-log";
 import { allowedMethods, type Route, route } from "./router";
 import type { SubscriptionStore } from "./store";
 import type { RequestLogEntry, Subscription, Switches } from "./types";
@@ -23,6 +24,8 @@ export interface ApiDeps {
   switches(): Switches;
   /** Persist the store; resolves when durable (immediately when in memory). */
   persist(): Promise<void>;
+  /** The request log, to record bodies in. */
+  log: RequestLog;
 }
 
 function generic(
@@ -44,6 +47,25 @@ function checkAccept(req: IncomingMessage): void {
   }
 }
 
+/** The first product of a User-Agent value is the API version the spec requires (name case-insensitive). */
+const REQUIRED_PRODUCT = new RegExp(`^\\s*${REQUIRED_USER_AGENT.replace("/", "\\/")}(?:\\s|$)`, "i");
+
+/** With the `requireUserAgent` switch, a request without `User-Agent: CustomApiCall/2` is malformed: 400. */
+function checkUserAgent(deps: ApiDeps, req: IncomingMessage): void {
+  if (!deps.switches().requireUserAgent) return;
+  const sent = req.headers["user-agent"];
+  if (sent !== undefined && REQUIRED_PRODUCT.test(sent)) return;
+  const got =
+    sent === undefined || sent.trim() === ""
+      ? "it is missing"
+      : `got ${describeValue(deps.ring.scrub(sent))}`;
+  throw generic(
+    400,
+    "Bad request",
+    `the User-Agent header names the API version: send "User-Agent: ${REQUIRED_USER_AGENT}" (${got})`,
+  );
+}
+
 function checkRateLimit(deps: ApiDeps, identity: Identity, method: string): void {
   const switches = deps.switches();
   const settings = rateLimitSettings(switches.rateLimit);
@@ -61,7 +83,7 @@ function checkRateLimit(deps: ApiDeps, identity: Identity, method: string): void
   );
 }
 
-async function readJsonBody(req: IncomingMessage, entry: RequestLogEntry, ring: KeyRing): Promise<unknown> {
+async function readJsonBody(deps: ApiDeps, req: IncomingMessage, entry: RequestLogEntry): Promise<unknown> {
   if (!isJsonContentType(req.headers["content-type"])) {
     throw generic(
       415,
@@ -75,7 +97,7 @@ async function readJsonBody(req: IncomingMessage, entry: RequestLogEntry, ring: 
     throw generic(413, "Payload too large", `the body exceeds ${DEFAULT_BODY_LIMIT_BYTES} bytes`, headers);
   }
   const body = parseJsonBody(result.bytes.toString("utf8"));
-  entry.body = scrubJson(body, ring);
+  deps.log.recordBody(entry, body, result.bytes.length, deps.ring);
   return body;
 }
 
@@ -108,7 +130,7 @@ async function create(
   entry: RequestLogEntry,
   shop: string,
 ): Promise<Answer> {
-  const items = validateCreateBody(await readJsonBody(req, entry, deps.ring));
+  const items = validateCreateBody(await readJsonBody(deps, req, entry));
   const ids = deps.store.create(shop, items, deps.switches().overwrite);
   await deps.persist();
   return { status: 200, body: { data: { ids: ids.map((id) => ({ id })) } } };
@@ -182,6 +204,7 @@ export async function handleApi(
     checkAccept(req);
     return { status: 200, body: { title: SERVICE_TITLE, status: "OK" } };
   }
+  checkUserAgent(deps, req);
   const header = req.headers.authorization;
   const word = header === undefined ? undefined : schemeWord(header, deps.ring);
   if (word !== undefined) entry.authScheme = word;

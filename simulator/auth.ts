@@ -2,6 +2,7 @@
  * Authentication: `Authorization: <word> <base64(api key)>`, and the redaction that keeps keys out of the
  * request log and of error messages.
  */
+import { EncodedKeyFinder } from "./encoded-keys";
 import { ApiError, ERROR_CODES } from "./errors";
 import type { ShopSeed, Switches } from "./types";
 
@@ -28,6 +29,10 @@ export class KeyRing {
   /** Matches any secret (longest first); `find` for tests, `replaceAll` for replacing. */
   private readonly find: RegExp;
   private readonly replaceAll: RegExp;
+  /** Recently scrubbed texts that hold no secret. */
+  private readonly clean = new Set<string>();
+  /** Finds keys hidden in percent-encoding or non-canonical base64. */
+  private readonly encoded: EncodedKeyFinder;
 
   /** Index the keys of the given shops. */
   constructor(shops: ShopSeed[]) {
@@ -48,6 +53,7 @@ export class KeyRing {
       }
     }
     for (const secret of secrets) this.lowerSecrets.add(secret.toLowerCase());
+    this.encoded = new EncodedKeyFinder(this.byKey.keys());
     // Longest first, so a key that contains another is replaced whole.
     const source = [...secrets]
       .sort((a, b) => b.length - a.length)
@@ -74,22 +80,49 @@ export class KeyRing {
     return this.lowerSecrets.has(word.toLowerCase());
   }
 
-  /** Replace every key and base64 token inside `text` with [REDACTED]. */
+  /**
+   * Replace every key and base64 token inside `text` with [REDACTED], and every run of URL or base64
+   * characters that hides a key: percent-encoded, or base64 in any spelling Node decodes (unpadded, extra
+   * padding, unused bits set, the URL-safe alphabet, at any alignment). May over-redact, never under.
+   */
   scrub(text: string): string {
-    return this.find.test(text) ? text.replace(this.replaceAll, REDACTED) : text;
+    if (this.clean.has(text)) return text;
+    const plain = this.find.test(text) ? text.replace(this.replaceAll, REDACTED) : text;
+    const scrubbed = plain.replace(ENCODED_RUN, (run) =>
+      this.encoded.hides(run, (decoded) => this.find.test(decoded)) ? REDACTED : run,
+    );
+    // Header values repeat from request to request: remember short clean ones (bounded).
+    if (scrubbed === text && text.length <= CLEAN_CACHE_MAX_CHARS) {
+      if (this.clean.size >= CLEAN_CACHE_ENTRIES) this.clean.clear();
+      this.clean.add(text);
+    }
+    return scrubbed;
+  }
+
+  /** Whether `text` holds a key or a token, or is one, case-insensitively (for words recorded as is). */
+  mentionsSecret(text: string): boolean {
+    return this.isSecret(text) || this.scrub(text) !== text;
   }
 }
+
+/** Texts up to this many characters that hold no secret are remembered, at most CLEAN_CACHE_ENTRIES. */
+const CLEAN_CACHE_MAX_CHARS = 256;
+/** Size of the cache of clean texts (cleared when full). */
+const CLEAN_CACHE_ENTRIES = 1024;
+
+/** Runs of characters that can carry a key in encoded form: base64 (both alphabets), padding, percent. */
+const ENCODED_RUN = /[A-Za-z0-9+/_%=-]+/g;
 
 /** The scheme word of an Authorization value, lower-case, if it is safe to record (a short word, not a key). */
 export function schemeWord(value: string, ring: KeyRing): string | undefined {
   const word = value.trim().split(/\s+/, 1)[0] ?? "";
-  return SCHEME_WORD.test(word) && !ring.isSecret(word) ? word.toLowerCase() : undefined;
+  return SCHEME_WORD.test(word) && !ring.mentionsSecret(word) ? word.toLowerCase() : undefined;
 }
 
 /** The Authorization value as the request log shows it: "<scheme> [REDACTED]" or "[REDACTED]". */
 export function redactAuthorization(value: string, ring: KeyRing): string {
   const word = value.trim().split(/\s+/, 1)[0] ?? "";
-  return SCHEME_WORD.test(word) && !ring.isSecret(word) ? `${word} ${REDACTED}` : REDACTED;
+  return SCHEME_WORD.test(word) && !ring.mentionsSecret(word) ? `${word} ${REDACTED}` : REDACTED;
 }
 
 function allowedWords(setting: Switches["authScheme"]): string[] {

@@ -20,6 +20,7 @@ Options:
   --overwrite new-id|keep-id    id of a re-posted hook (default new-id)
   --rate-limit off|production   per-key limits: POST 30, GET 150, DELETE 30 per 5 min (default off)
   --retry-after                 send Retry-After on 429 (default: not sent)
+  --require-user-agent          answer 400 unless User-Agent is CustomApiCall/2 (default: not checked)
   --partial-ids subset|404      GET/DELETE of ids some of which are unknown (default subset)
   --shop-fields listed|omitted  shop_id and account_id in listings (default listed)
   --delivery-ca <file>          PEM of extra CA(s) trusted for webhook deliveries
@@ -106,6 +107,7 @@ export function parseCli(argv: string[]): CliCommand {
   const rateLimit = choice("rate-limit", values["rate-limit"], ["off", "production"] as const);
   if (rateLimit !== undefined) switches.rateLimit = rateLimit;
   if (values["retry-after"] === true) switches.retryAfter = true;
+  if (values["require-user-agent"] === true) switches.requireUserAgent = true;
   const partialIds = choice("partial-ids", values["partial-ids"], ["subset", "404"] as const);
   if (partialIds !== undefined) switches.partialIds = partialIds;
   const shopFields = choice("shop-fields", values["shop-fields"], ["listed", "omitted"] as const);
@@ -129,6 +131,7 @@ function parse(argv: string[]) {
       overwrite: { type: "string" },
       "rate-limit": { type: "string" },
       "retry-after": { type: "boolean" },
+      "require-user-agent": { type: "boolean" },
       "partial-ids": { type: "string" },
       "shop-fields": { type: "string" },
       "delivery-ca": { type: "string" },

@@ -13,10 +13,24 @@ export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 /** Default size of the request-log ring buffer, in entries. */
 export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
+/** Default bound of the request log's memory, in charged bytes (two per character of its strings). */
+export const DEFAULT_REQUEST_LOG_BYTES = 16 * 1024 * 1024;
+/** Smallest accepted `requestLogBytes`, in bytes: room for one entry with the largest headers and body. */
+export const MIN_REQUEST_LOG_BYTES = 1024 * 1024;
+/** A logged body whose JSON text is longer than this (characters) is kept as a preview only. */
+export const LOG_BODY_MAX_CHARS = 16 * 1024;
+/** Length of the preview of a body too long to log whole, in characters. */
+export const LOG_BODY_PREVIEW_CHARS = 4 * 1024;
+/** Bytes charged per log entry for its object and fixed fields. */
+export const LOG_ENTRY_OVERHEAD_BYTES = 512;
+/** Bytes charged per logged header for its property. */
+export const LOG_HEADER_OVERHEAD_BYTES = 64;
 /** Largest number of delivery records kept, in entries (oldest dropped first). */
 export const DELIVERY_LOG_LIMIT = 10_000;
 /** Timeout of one webhook delivery, in milliseconds. */
 export const DELIVERY_TIMEOUT_MS = 5_000;
+/** Longest delay a Node timer can hold, in milliseconds (2^31-1, about 24.8 days); longer ones fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Default duration of a "stall" fault before the socket is destroyed, in milliseconds. */
 export const DEFAULT_STALL_MS = 120_000;
 /** Title answered by `GET /`. */
@@ -50,9 +64,13 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = {
   overwrite: "new-id",
   rateLimit: "off",
   retryAfter: false,
+  requireUserAgent: false,
   partialIds: "subset",
   shopFields: "listed",
 };
+
+/** The User-Agent product the spec requires on every subscription request (the API version). */
+export const REQUIRED_USER_AGENT = "CustomApiCall/2";
 
 /** Shops used when none are given: one shop "demo" with one read-write and one read-only key. */
 export const DEFAULT_SHOPS: ShopSeed[] = [

@@ -6,6 +6,7 @@ import { isIPv4, isIPv6 } from "node:net";
 import { ApiError, ERROR_CODES } from "./errors";
 import type { ActiveFault } from "./faults";
 import type { Answer } from "./http-util";
+import { JsonChunks } from "./json-stream";
 import { InvalidInputError, parseEvent, parseFault, parseSwitchesPatch } from "./schemas";
 import type { RunningSimulator } from "./types";
 
@@ -22,7 +23,11 @@ export type ControlTarget = Pick<
   | "clearFaults"
   | "emit"
   | "deliveries"
-> & { activeFaults(): ActiveFault[] };
+> & {
+  activeFaults(): ActiveFault[];
+  /** The request log as chunks of one JSON array (streamed, never built as one string). */
+  requestChunks(): Iterable<string>;
+};
 
 /** A control request, detached from node:http so it can be tested with any peer address. */
 export interface ControlRequest {
@@ -57,15 +62,15 @@ function invalid(error: unknown): never {
 const ROUTES: Record<string, Record<string, Handler>> = {
   state: { GET: (t) => ok(t.state()) },
   requests: {
-    GET: (t) => ok(t.requests()),
+    GET: (t) => ok(new JsonChunks(t.requestChunks())),
     DELETE: (t) => {
       t.clearRequests();
       return noContent;
     },
   },
   reset: {
-    POST: (t) => {
-      t.reset();
+    POST: async (t) => {
+      await t.reset();
       return noContent;
     },
   },

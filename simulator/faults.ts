@@ -5,6 +5,7 @@
  * decides the request's fate. A status fault with `rate` fires on that share of its matched requests,
  * spread evenly and deterministically (rate 0.5: the 1st, 3rd, 5th...).
  */
+import { MAX_TIMER_MS } from "./constants";
 import type { FaultSpec } from "./types";
 
 /** An active fault and its bookkeeping, as listed by `GET /__sim/faults`. */
@@ -18,7 +19,7 @@ export interface ActiveFault {
 
 /** What to do with one request. */
 export interface FaultPlan {
-  /** Total added latency in ms (0 = none). */
+  /** Total added latency in ms (0 = none), at most MAX_TIMER_MS. */
   latencyMs: number;
   /** The terminal fault to apply after the latency, if any. */
   terminal?: Exclude<FaultSpec, { kind: "latency" }>;
@@ -66,7 +67,8 @@ export class FaultList {
       if (fault.remaining !== undefined) fault.remaining -= 1;
       if (!fired) continue;
       if (fault.spec.kind === "latency") {
-        plan.latencyMs += fault.spec.ms;
+        // Capped: a sum past what a timer can hold would overflow to a 1 ms delay.
+        plan.latencyMs = Math.min(MAX_TIMER_MS, plan.latencyMs + fault.spec.ms);
         plan.recorded = "latency";
         continue;
       }

@@ -1,12 +1,13 @@
 /** Persistence of the store to one JSON file: strict loading, atomic saves (temp file, fsync, rename). */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { STATE_FILE_VERSION } from "./constants";
-import { formatIssues, stateFileSchema } from "./schemas";
+import { setOwn } from "./records";
+import { formatIssues, stateFileSchema, stateShopSchema } from "./schemas";
 import type { StoreSnapshot } from "./store";
-import type { Hook } from "./types";
+import type { Hook, Subscription } from "./types";
 import { urlProblem } from "./validation";
 
 /** The data file cannot be used: unreadable, not JSON, or not a valid state. The message says how to fix it. */
@@ -42,6 +43,34 @@ function semanticProblem(snapshot: StoreSnapshot): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Escape `text` for use inside a regular expression. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The name of the temporary file a save writes before renaming it over `file`. */
+function tempName(file: string): string {
+  return `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+}
+
+/**
+ * Remove the temporary files that saves of `file` interrupted by a crash left beside it (only names that
+ * `tempName` produces). Answers how many were removed. One data file is never shared by two simulators,
+ * so none of them can belong to a save still running.
+ */
+export function removeInterruptedSaves(file: string): number {
+  const pattern = new RegExp(`^\\.${escapeRegExp(basename(file))}\\.\\d+\\.[0-9a-f]{8}\\.tmp$`);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(file));
+  } catch {
+    return 0;
+  }
+  const leftovers = names.filter((name) => pattern.test(name));
+  for (const name of leftovers) rmSync(join(dirname(file), name), { force: true });
+  return leftovers.length;
 }
 
 /**
@@ -82,7 +111,19 @@ export function loadState(file: string): StoreSnapshot | undefined {
       `is not a simulator state (version ${STATE_FILE_VERSION}): ${formatIssues(parsed.error)}`,
     );
   }
-  const snapshot = { nextId: parsed.data.nextId, shops: parsed.data.shops } as StoreSnapshot;
+  const shops: StoreSnapshot["shops"] = {};
+  // From the parsed JSON's own entries: JSON.parse keeps a shop named `__proto__` as a key, zod would not.
+  for (const [name, list] of Object.entries((json as { shops: Record<string, unknown> }).shops)) {
+    const subs = stateShopSchema.safeParse(list);
+    if (!subs.success) {
+      throw new SimulatorStateError(
+        file,
+        `is not a simulator state (version ${STATE_FILE_VERSION}): ${formatIssues(subs.error, ["shops", name])}`,
+      );
+    }
+    setOwn(shops, name, subs.data as Subscription[]);
+  }
+  const snapshot: StoreSnapshot = { nextId: parsed.data.nextId, shops };
   const problem = semanticProblem(snapshot);
   if (problem !== undefined) throw new SimulatorStateError(file, `is inconsistent: ${problem}`);
   return snapshot;
@@ -90,7 +131,7 @@ export function loadState(file: string): StoreSnapshot | undefined {
 
 async function writeAtomically(file: string, text: string): Promise<void> {
   const dir = dirname(file);
-  const temp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const temp = join(dir, tempName(file));
   const handle = await open(temp, "w", 0o600);
   try {
     await handle.writeFile(text, "utf8");

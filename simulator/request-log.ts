@@ -1,31 +1,50 @@
 /**
- * The request log: a bounded ring buffer of API requests. Entries are added when a request arrives and
- * completed (status, shop, body...) as it is handled, so a stalled request is visible with status 0.
+ * The request log: API requests, oldest first, bounded by entries and by bytes. Entries are added when a
+ * request arrives and completed (status, shop, body...) as it is handled, so a stalled request is visible
+ * with status 0. Bodies are kept as scrubbed JSON text (never as a parsed tree: nothing here recurses over
+ * client input), cut to a preview past LOG_BODY_MAX_CHARS. The listing is produced in chunks, never as one
+ * string.
  */
 import type { IncomingMessage } from "node:http";
-import { type KeyRing, redactAuthorization } from "./auth";
+import { type KeyRing, REDACTED, redactAuthorization } from "./auth";
+import {
+  LOG_BODY_MAX_CHARS,
+  LOG_BODY_PREVIEW_CHARS,
+  LOG_ENTRY_OVERHEAD_BYTES,
+  LOG_HEADER_OVERHEAD_BYTES,
+} from "./constants";
+import { stringifyJson } from "./json-text";
+import { setOwn } from "./records";
 import type { RequestLogEntry } from "./types";
 
-/** Copy the request headers: lower-case names, Authorization redacted, any key elsewhere scrubbed. */
-export function loggedHeaders(req: IncomingMessage, ring: KeyRing): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const name in req.headers) {
-    const value = req.headers[name];
-    if (value === undefined) continue;
-    const text = Array.isArray(value) ? value.join(", ") : value;
-    headers[name] = name === "authorization" ? redactAuthorization(text, ring) : ring.scrub(text);
-  }
-  return headers;
+/** Lower-case `text` except its [REDACTED] markers. */
+function lowerCaseAround(text: string): string {
+  return text
+    .split(REDACTED)
+    .map((part) => part.toLowerCase())
+    .join(REDACTED);
 }
 
-/** Deep-scrub strings of a parsed JSON body. */
-export function scrubJson(value: unknown, ring: KeyRing): unknown {
-  if (typeof value === "string") return ring.scrub(value);
-  if (Array.isArray(value)) return value.map((v) => scrubJson(v, ring));
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [ring.scrub(k), scrubJson(v, ring)]));
+/**
+ * Copy the request headers from the raw list (Node's `req.headers` drops a header named `__proto__`):
+ * lower-case names, repeated headers joined with ", ", Authorization redacted, any key elsewhere scrubbed
+ * (names included).
+ */
+export function loggedHeaders(req: IncomingMessage, ring: KeyRing): Record<string, string> {
+  const joined = new Map<string, string>();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    // Names are scrubbed too (a header may be named after a key), before lower-casing changes the key.
+    const name = lowerCaseAround(ring.scrub(raw[i] ?? ""));
+    const value = raw[i + 1] ?? "";
+    const before = joined.get(name);
+    joined.set(name, before === undefined ? value : `${before}, ${value}`);
   }
-  return value;
+  const headers: Record<string, string> = {};
+  for (const [name, text] of joined) {
+    setOwn(headers, name, name === "authorization" ? redactAuthorization(text, ring) : ring.scrub(text));
+  }
+  return headers;
 }
 
 let lastMs = Number.NaN;
@@ -41,14 +60,54 @@ function isoNow(): string {
   return lastIso;
 }
 
-/** Bounded ring buffer of entries, oldest first. */
-export class RequestLog {
-  private entries: RequestLogEntry[] = [];
-  private start = 0;
-  private seq = 0;
+/**
+ * A copy of `text` that does not share memory with the string it was sliced from (V8 keeps the whole
+ * parent of a slice alive). UTF-16 round trip: exact, lone surrogates included.
+ */
+function detached(text: string): string {
+  return Buffer.from(text, "utf16le").toString("utf16le");
+}
 
-  /** Keep at most `limit` entries. */
-  constructor(private readonly limit: number) {}
+/** Bytes a string may occupy in memory: V8 stores at most two bytes per UTF-16 code unit. */
+const textBytes = (text: string): number => 2 * text.length;
+
+/** One logged request: the public entry (completed in place while handled) and its body as JSON text. */
+interface Slot {
+  entry: RequestLogEntry;
+  /** Scrubbed JSON text of the body, when it was kept whole. */
+  bodyJson: string | undefined;
+  /** Charged bytes (see `cost`). */
+  bytes: number;
+}
+
+/** An upper bound of the memory an entry holds: its strings at two bytes per character, plus overheads. */
+function cost(entry: RequestLogEntry, bodyJson: string | undefined): number {
+  let bytes = LOG_ENTRY_OVERHEAD_BYTES + textBytes(entry.path) + textBytes(entry.query);
+  for (const [name, value] of Object.entries(entry.headers)) {
+    bytes += LOG_HEADER_OVERHEAD_BYTES + textBytes(name) + textBytes(value);
+  }
+  if (bodyJson !== undefined) bytes += textBytes(bodyJson);
+  if (entry.bodyPreview !== undefined) bytes += textBytes(entry.bodyPreview);
+  return bytes;
+}
+
+/** Listing chunks are gathered up to about this many characters before they are handed out. */
+const LISTING_CHUNK_CHARS = 64 * 1024;
+
+/** Entries oldest first, at most `maxEntries` of them and at most `maxBytes` charged bytes. */
+export class RequestLog {
+  /** Queue of slots; `slots[head]` is the oldest (earlier indexes are spent). */
+  private slots: Slot[] = [];
+  private head = 0;
+  private bytes = 0;
+  private seq = 0;
+  private readonly byEntry = new WeakMap<RequestLogEntry, Slot>();
+
+  /** Keep at most `maxEntries` entries and `maxBytes` charged bytes (oldest dropped first). */
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes: number,
+  ) {}
 
   /** Begin an entry for an arriving request (status 0 until answered). */
   begin(req: IncomingMessage, path: string, query: string, ring: KeyRing): RequestLogEntry {
@@ -61,24 +120,93 @@ export class RequestLog {
       headers: loggedHeaders(req, ring),
       status: 0,
     };
-    if (this.entries.length < this.limit) this.entries.push(entry);
-    else {
-      this.entries[this.start] = entry;
-      this.start = (this.start + 1) % this.limit;
-    }
+    const slot: Slot = { entry, bodyJson: undefined, bytes: cost(entry, undefined) };
+    this.slots.push(slot);
+    this.byEntry.set(entry, slot);
+    this.bytes += slot.bytes;
+    this.evict();
     return entry;
   }
 
-  /** Copies of the entries, oldest first. */
+  /**
+   * Record the parsed JSON body of `entry` (of `sizeBytes` bytes on the wire), scrubbed of credentials. A
+   * body whose JSON text exceeds LOG_BODY_MAX_CHARS is kept as a preview of its first
+   * LOG_BODY_PREVIEW_CHARS characters, with `bodyTruncated: true`.
+   */
+  recordBody(entry: RequestLogEntry, body: unknown, sizeBytes: number, ring: KeyRing): void {
+    const slot = this.byEntry.get(entry);
+    entry.bodyBytes = sizeBytes;
+    // A string past the limit makes the body a preview, which shows only its start: scrub only that.
+    const scrubStart = (s: string): string =>
+      ring.scrub(s.length > LOG_BODY_MAX_CHARS ? s.slice(0, LOG_BODY_MAX_CHARS + 1) : s);
+    const text = stringifyJson(body, scrubStart, LOG_BODY_MAX_CHARS);
+    if (text.length > LOG_BODY_MAX_CHARS) {
+      entry.bodyTruncated = true;
+      // Scrubbed before cutting: a cut can split "[REDACTED]", never a credential.
+      entry.bodyPreview = detached(text.slice(0, LOG_BODY_PREVIEW_CHARS));
+    } else if (slot !== undefined) slot.bodyJson = text;
+    if (slot === undefined) return; // already dropped from the log
+    const bytes = cost(entry, slot.bodyJson);
+    this.bytes += bytes - slot.bytes;
+    slot.bytes = bytes;
+    this.evict();
+  }
+
+  /** Drop the oldest entries while over a limit (the newest entry always stays). */
+  private evict(): void {
+    while (
+      this.slots.length - this.head > 1 &&
+      (this.slots.length - this.head > this.maxEntries || this.bytes > this.maxBytes)
+    ) {
+      const oldest = this.slots[this.head] as Slot;
+      this.bytes -= oldest.bytes;
+      this.byEntry.delete(oldest.entry);
+      this.head += 1;
+    }
+    if (this.head > 1024 && this.head * 2 > this.slots.length) {
+      this.slots = this.slots.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Number of entries and their charged bytes (for tests and benchmarks). */
+  size(): { entries: number; bytes: number } {
+    return { entries: this.slots.length - this.head, bytes: this.bytes };
+  }
+
+  /** Copies of the entries, oldest first (bodies parsed anew from their text). */
   list(): RequestLogEntry[] {
-    const ordered = [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];
-    return ordered.map((e) => structuredClone(e));
+    return this.slots.slice(this.head).map(({ entry, bodyJson }) => {
+      const copy: RequestLogEntry = { ...entry, headers: { ...entry.headers } };
+      if (bodyJson !== undefined) copy.body = JSON.parse(bodyJson);
+      return copy;
+    });
+  }
+
+  /**
+   * The log as a JSON array, in chunks of about LISTING_CHUNK_CHARS characters, for streaming: the
+   * entries are those present when called; no single string holds the whole listing.
+   */
+  *listingChunks(): Generator<string> {
+    const slots = this.slots.slice(this.head);
+    let chunk = "[";
+    for (const [i, { entry, bodyJson }] of slots.entries()) {
+      const fields = JSON.stringify(entry);
+      const text = bodyJson === undefined ? fields : `${fields.slice(0, -1)},"body":${bodyJson}}`;
+      chunk += i === 0 ? text : `,${text}`;
+      if (chunk.length >= LISTING_CHUNK_CHARS) {
+        yield chunk;
+        chunk = "";
+      }
+    }
+    yield `${chunk}]`;
   }
 
   /** Drop every entry; `resetSeq` also restarts numbering at 1. */
   clear(resetSeq = false): void {
-    this.entries = [];
-    this.start = 0;
+    this.slots = [];
+    this.head = 0;
+    this.bytes = 0;
     if (resetSeq) this.seq = 0;
   }
 }

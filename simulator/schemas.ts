@@ -4,11 +4,13 @@
  * `validation.ts` to produce production-style messages.
  */
 import { z } from "zod";
-import { HOOKS } from "./constants";
+import { HOOKS, MAX_TIMER_MS } from "./constants";
 import type { FaultSpec, ShopSeed, SimEvent, Switches } from "./types";
 
 const nonNegativeInt = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const positiveInt = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+/** A fault duration: a Node timer holds at most MAX_TIMER_MS (longer ones would fire after 1 ms). */
+const timerMs = z.number().int().min(0).max(MAX_TIMER_MS);
 const method = z.string().regex(/^[A-Za-z]+$/, "must be an HTTP method name such as GET");
 
 const rateLimitSettings = z.strictObject({
@@ -24,6 +26,7 @@ const switchesPatch = z.strictObject({
   overwrite: z.enum(["keep-id", "new-id"]).optional(),
   rateLimit: z.union([z.literal("off"), z.literal("production"), rateLimitSettings]).optional(),
   retryAfter: z.boolean().optional(),
+  requireUserAgent: z.boolean().optional(),
   partialIds: z.enum(["subset", "404"]).optional(),
   shopFields: z.enum(["listed", "omitted"]).optional(),
 });
@@ -31,7 +34,7 @@ const switchesPatch = z.strictObject({
 const faultSpec = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("latency"),
-    ms: nonNegativeInt,
+    ms: timerMs,
     method: method.optional(),
     count: positiveInt.optional(),
   }),
@@ -51,7 +54,7 @@ const faultSpec = z.discriminatedUnion("kind", [
   }),
   z.strictObject({
     kind: z.literal("stall"),
-    ms: nonNegativeInt.optional(),
+    ms: timerMs.optional(),
     method: method.optional(),
     count: positiveInt.optional(),
   }),
@@ -104,23 +107,28 @@ const shopSeeds = z
   )
   .min(1);
 
-/** Schema of the persisted state file (version 1). */
+/** Schema of one shop's subscriptions in the state file. */
+export const stateShopSchema = z.array(
+  z.strictObject({ id: positiveInt, hook: z.enum(HOOKS as [string, ...string[]]), url: z.string() }),
+);
+
+/**
+ * Schema of the persisted state file (version 1), without the shops' content: zod records drop a key
+ * named `__proto__`, so each own entry of `shops` is checked with `stateShopSchema` by the loader.
+ */
 export const stateFileSchema = z.strictObject({
   version: z.literal(1),
   nextId: positiveInt,
-  shops: z.record(
-    z.string(),
-    z.array(
-      z.strictObject({ id: positiveInt, hook: z.enum(HOOKS as [string, ...string[]]), url: z.string() }),
-    ),
-  ),
+  shops: z.record(z.string(), z.unknown()),
 });
 
 /** Render zod issues as `path: message; path: message`. */
-export function formatIssues(error: z.ZodError): string {
+export function formatIssues(error: z.ZodError, prefix: PropertyKey[] = []): string {
   return error.issues
     .map((issue) => {
-      const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+      const path = [...prefix, ...issue.path]
+        .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+        .join("");
       return `${path.replace(/^\./, "") || "(root)"}: ${issue.message}`;
     })
     .join("; ");

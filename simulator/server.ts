@@ -17,6 +17,7 @@ import { type ControlTarget, handleControl } from "./control";
 import { ApiError, ERROR_CODES, parseJsonBody } from "./errors";
 import type { FaultList } from "./faults";
 import { type Answer, errorAnswer, readBody, send, splitTarget } from "./http-util";
+import { JsonChunks, sendChunks } from "./json-stream";
 import type { RequestLog } from "./request-log";
 import type { RequestLogEntry } from "./types";
 
@@ -172,6 +173,7 @@ export function createSimServer(deps: ServerDeps): SimServer {
     } catch (error) {
       result = toAnswer(error, (t) => deps.api.ring.scrub(t));
     }
+    if (result.body instanceof JsonChunks) return sendChunks(res, result.status, result.body);
     answer(res, undefined, result);
   }
 

@@ -1,4 +1,5 @@
 /** In-memory subscription store: one subscription per hook per shop, ids from one global counter. */
+import { setOwn } from "./records";
 import type { Hook, Subscription, Switches } from "./types";
 import type { NewSubscription } from "./validation";
 
@@ -47,7 +48,7 @@ export class SubscriptionStore {
   /** A deep copy of the state: next id and every shop's subscriptions sorted by id. */
   snapshot(): StoreSnapshot {
     const shops: Record<string, Subscription[]> = {};
-    for (const name of this.shops.keys()) shops[name] = this.list(name);
+    for (const name of this.shops.keys()) setOwn(shops, name, this.list(name));
     return { nextId: this.nextId, shops };
   }
 

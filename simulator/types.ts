@@ -42,6 +42,11 @@ export interface Switches {
   /** Whether a 429 carries `Retry-After` (seconds until a slot frees). Default false. */
   retryAfter: boolean;
   /**
+   * Whether subscription requests must send `User-Agent: CustomApiCall/2` (the spec's API version header);
+   * others get 400. Default false.
+   */
+  requireUserAgent: boolean;
+  /**
    * GET and DELETE of an id list in which some ids are unknown to the shop: "subset" answers (or deletes) the
    * ones found and 404s only when none is; "404" answers 404 for the whole request and deletes nothing.
    * Default "subset".
@@ -82,8 +87,14 @@ export interface RequestLogEntry {
   /** 0 if the connection was reset, dropped or stalled (or no response was sent yet). */
   status: number;
   fault?: FaultSpec["kind"];
-  /** Parsed JSON body of a POST, if any. */
+  /** Parsed JSON body of a POST (credentials scrubbed), when its JSON text fits the log (16 KiB). */
   body?: unknown;
+  /** Size of the POST body received, in bytes. */
+  bodyBytes?: number;
+  /** True when the body was too long to log whole: `bodyPreview` holds its start instead of `body`. */
+  bodyTruncated?: boolean;
+  /** The first 4 KiB characters of the body's JSON text (credentials scrubbed), when truncated. */
+  bodyPreview?: string;
 }
 
 /** One attempted webhook delivery and its outcome. */
@@ -128,8 +139,13 @@ export interface SimulatorOptions {
   switches?: Partial<Switches>;
   /** PEM of extra CA(s) to trust for HTTPS webhook deliveries. */
   deliveryCa?: string;
-  /** Ring-buffer size of the request log, default 10_000 entries. */
+  /** Most entries the request log keeps (oldest dropped first), default 10_000. */
   requestLogLimit?: number;
+  /**
+   * Most memory the request log holds, in bytes (strings charged two bytes per character), default 16 MiB,
+   * at least 1 MiB; oldest entries are dropped first.
+   */
+  requestLogBytes?: number;
 }
 
 /** A running simulator: its address, its state and its test hooks. */
@@ -147,8 +163,11 @@ export interface RunningSimulator {
   setSwitches(patch: Partial<Switches>): void;
   addFault(fault: FaultSpec): void;
   clearFaults(): void;
-  /** Subscriptions emptied; id counter, log, faults, deliveries and rate-limit windows cleared; shops and switches kept. */
-  reset(): void;
+  /**
+   * Subscriptions emptied; id counter, log, faults, deliveries and rate-limit windows cleared; shops and
+   * switches kept. Resolves once the emptied state is saved (at once in memory); rejects when the save fails.
+   */
+  reset(): Promise<void>;
   deliveries(): Delivery[];
   emit(event: SimEvent): Promise<Delivery | NotDelivered>;
 }

@@ -1,6 +1,7 @@
 /** Validation of API input: the POST envelope, id lists in paths, and the Accept / Content-Type headers. */
 import { HOOKS } from "./constants";
 import { ApiError, ERROR_CODES, type ErrorItem } from "./errors";
+import { describeValue } from "./json-text";
 import type { Hook } from "./types";
 
 /** One validated item of a POST. */
@@ -55,7 +56,8 @@ function validateItem(value: unknown, path: string, errors: ErrorItem[]): NewSub
   const { hook, url } = value;
   let ok = true;
   if (typeof hook !== "string" || !(HOOKS as readonly string[]).includes(hook)) {
-    const got = hook === undefined ? "is missing" : `is ${JSON.stringify(hook)}`;
+    // Described, never stringified: the value is the client's (possibly huge or nested 100,000 deep).
+    const got = hook === undefined ? "is missing" : `is ${describeValue(hook)}`;
     errors.push(
       item(ERROR_CODES.invalidHook, "Invalid hook", `${path}.hook ${got}; it must be one of ${HOOK_LIST}`),
     );

@@ -1,13 +1,22 @@
 import type { ApiErrorDetail, RedactedRequest, ResponseInfo } from "./requestInfo";
 import { ShippingError } from "./shippingError";
 
+/** The API's 403 for deleting a subscription that belongs to another shop (observed in production). */
+const OWNED_BY_OTHERS = "deleteResourceOwnedByOthers";
+
 /** A hint for statuses whose fix is not obvious from the API's message. */
-function hintFor(status: number, details: readonly ApiErrorDetail[]): string | undefined {
+function hintFor(
+  status: number,
+  apiMessage: string | undefined,
+  details: readonly ApiErrorDetail[],
+): string | undefined {
   switch (status) {
     case 401:
       return "check the API key (shipping:apiKey or SHIPPING_API_KEY) and the auth scheme word (shipping:authScheme: auto, bearer or basic)";
     case 403:
-      return "the key is valid but not allowed to do this; a read-only key cannot create or delete subscriptions, and a subscription of another shop cannot be touched";
+      return apiMessage?.includes(OWNED_BY_OTHERS)
+        ? "the subscription belongs to another shop: check the resource's shop and that shop's key in shipping:shops"
+        : "this key may read but not change subscriptions (a read-only key): run pulumi up and destroy with a read-write key (shipping:apiKey or SHIPPING_API_KEY, or the shop's apiKey in shipping:shops); a read-only key is enough for pulumi preview";
     case 422: {
       const fields = details.map((d) => d.message).filter((m): m is string => m !== undefined);
       return fields.length > 0 ? `invalid field: ${fields.join("; ")}` : "the request holds invalid data";
@@ -45,7 +54,7 @@ export class ShippingRequestError extends ShippingError {
     options?: ErrorOptions,
   ) {
     const codes = details.map((d) => d.code).filter((c): c is number => c !== undefined);
-    const hint = hintFor(response.status, details);
+    const hint = hintFor(response.status, apiMessage, details);
     const parts = [
       `Request failed with status code ${response.status} ${statusText}: ${request.method} ${request.url}`,
     ];

@@ -15,6 +15,11 @@ export interface StackSpec {
    * config) is used as it is.
    */
   readonly backendDir?: string;
+  /**
+   * Any backend URL instead of a folder, for example `s3://bucket?endpoint=...` (the CLI then needs the
+   * AWS_* variables in `env`). Wins over `backendDir`.
+   */
+  readonly backendUrl?: string;
   readonly projectName: string;
   readonly stackName: string;
   readonly program: PulumiFn;
@@ -25,13 +30,17 @@ export interface StackSpec {
 }
 
 /**
- * Creates or selects a stack of an inline program on a local `file://` backend, driven by the Pulumi CLI
- * that {@link pulumiCommand} finds.
+ * Creates or selects a stack of an inline program (on a local `file://` backend unless told otherwise), driven
+ * by the Pulumi CLI that {@link pulumiCommand} finds.
  */
 export async function openStack(spec: StackSpec): Promise<Stack> {
   mkdirSync(spec.workDir, { recursive: true });
-  // Without a backendDir the project's Pulumi.yaml names file://./.pulumi-state, which must exist.
-  mkdirSync(spec.backendDir ?? defaultBackendDir(spec.workDir), { recursive: true });
+  // Without a backend the project's Pulumi.yaml names file://./.pulumi-state, which must exist.
+  if (spec.backendUrl === undefined) {
+    mkdirSync(spec.backendDir ?? defaultBackendDir(spec.workDir), { recursive: true });
+  }
+  const backendUrl =
+    spec.backendUrl ?? (spec.backendDir !== undefined ? `file://${spec.backendDir}` : undefined);
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: spec.stackName, projectName: spec.projectName, program: spec.program },
     {
@@ -43,14 +52,8 @@ export async function openStack(spec: StackSpec): Promise<Stack> {
         PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
         ...spec.env,
       },
-      ...(spec.backendDir !== undefined
-        ? {
-            projectSettings: {
-              name: spec.projectName,
-              runtime: "nodejs",
-              backend: { url: `file://${spec.backendDir}` },
-            },
-          }
+      ...(backendUrl !== undefined
+        ? { projectSettings: { name: spec.projectName, runtime: "nodejs", backend: { url: backendUrl } } }
         : {}),
     },
   );

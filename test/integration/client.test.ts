@@ -4,7 +4,7 @@ import { ShippingClient, type ShippingClientOptions } from "../../provider/clien
 import { ShippingConnectionError, ShippingError, ShippingRequestError } from "../../provider/errors";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { rejectionOf } from "../support/rejection";
-import { ACME_KEY, ACME_READ_ONLY_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, ACME_READ_ONLY_KEY, GLOBEX_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
 
 /** Fast retries and short timeouts so that fault tests stay quick; the policy itself is the default's. */
 const FAST: Partial<ShippingClientOptions> = {
@@ -94,7 +94,19 @@ describe("errors", () => {
     expect(error.message).toMatch(
       /403 Forbidden: POST .*\/webhook_subscriptions — API says: .* hint: .*read-only key/,
     );
+    expect(error.message).toMatch(/hint: .*run pulumi up and destroy with a read-write key/);
     expect(sim.subscriptions("acme")).toEqual([]);
+  });
+
+  it("another shop's subscription: 403 whose hint names the shop, not the key's rights", async () => {
+    const [globexId] = await client({ apiKey: GLOBEX_KEY }).create([
+      { hook: "order_status_change", url: "https://g.example/o" },
+    ]);
+    const error = (await failure(client().delete([globexId ?? 0]))) as ShippingRequestError;
+    expect(error.status).toBe(403);
+    expect(error.message).toMatch(/API says: Permission Denied\. \(deleteResourceOwnedByOthers\)/);
+    expect(error.message).toMatch(/hint: the subscription belongs to another shop/);
+    expect(error.message).not.toMatch(/read-write key/);
   });
 
   it("invalid data: 422 naming the field and the API's code", async () => {

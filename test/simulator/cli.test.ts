@@ -118,6 +118,7 @@ describe("shipping-api-sim", () => {
       "--rate-limit",
       "production",
       "--retry-after",
+      "--require-user-agent",
       "--partial-ids",
       "404",
       "--shop-fields",
@@ -130,6 +131,7 @@ describe("shipping-api-sim", () => {
         overwrite: "keep-id",
         rateLimit: "production",
         retryAfter: true,
+        requireUserAgent: true,
         partialIds: "404",
         shopFields: "omitted",
       });

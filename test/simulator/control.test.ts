@@ -7,7 +7,7 @@ import { api, call, startSim, subs } from "./helpers";
 const A = "https://example.com/a";
 
 function target(sim: RunningSimulator): ControlTarget {
-  return sim as RunningSimulator & Pick<ControlTarget, "activeFaults">;
+  return sim as RunningSimulator & Pick<ControlTarget, "activeFaults" | "requestChunks">;
 }
 
 describe("control endpoints", () => {

@@ -175,3 +175,28 @@ describe("fault list", () => {
     expect(list.list()).toEqual([]);
   });
 });
+
+describe("durations beyond a Node timer (2^31-1 ms)", () => {
+  const MAX_TIMER_MS = 2 ** 31 - 1;
+
+  it.each([
+    ["stall", { kind: "stall", ms: 3e9 }],
+    ["latency", { kind: "latency", ms: MAX_TIMER_MS + 1 }],
+  ])("a %s fault longer than 2^31-1 ms is refused with 422 naming ms", async (_kind, fault) => {
+    const sim = await startSim();
+    const reply = await call(sim.baseUrl, "POST", "/__sim/faults", { body: fault });
+    expect(reply.status).toBe(422);
+    expect(expectErrorShape(reply).message).toMatch(/ms: .*2147483647/);
+    expect(() => sim.addFault(fault as Parameters<typeof sim.addFault>[0])).toThrow(InvalidInputError);
+    expect(sim.requests()).toEqual([]);
+  });
+
+  it("latency faults that add up past 2^31-1 ms still hold the request (no 1 ms overflow)", async () => {
+    const sim = await startSim();
+    sim.addFault({ kind: "latency", ms: MAX_TIMER_MS });
+    sim.addFault({ kind: "latency", ms: MAX_TIMER_MS });
+    const code = await socketError(api(sim, "GET", "/webhook_subscriptions", { timeoutMs: 300 }));
+    expect(code).toBe("TIMEOUT");
+    expect(sim.requests()[0]).toMatchObject({ status: 0, fault: "latency" });
+  });
+});

@@ -6,7 +6,7 @@ const A = "https://example.com/a";
 const B = "https://example.com/b";
 
 describe("defaults", () => {
-  it("are both / 200 / new-id / off / no Retry-After / subset / listed", async () => {
+  it("are both / 200 / new-id / off / no Retry-After / User-Agent not checked / subset / listed", async () => {
     const sim = await startSim();
     expect(sim.switches()).toEqual({
       authScheme: "both",
@@ -14,6 +14,7 @@ describe("defaults", () => {
       overwrite: "new-id",
       rateLimit: "off",
       retryAfter: false,
+      requireUserAgent: false,
       partialIds: "subset",
       shopFields: "listed",
     });

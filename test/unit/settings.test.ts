@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ShippingConfigError } from "../../provider/errors";
-import { type ConfigSource, resolveShop } from "../../provider/settings";
+import { type ConfigSource, canonicalApi, resolveShop } from "../../provider/settings";
 
 const KEY = "unit-test-key-7f3a";
 const configOf =
@@ -126,5 +126,26 @@ describe("resolveShop", () => {
     expect(
       thrown(() => resolveShop("acme", configOf({ "shipping:shops": badShape }), {})).message,
     ).not.toContain(secret);
+  });
+});
+
+describe("canonicalApi", () => {
+  it.each([
+    ["http://127.0.0.1:4010", "http://127.0.0.1:4010"],
+    ["http://localhost:4010/", "http://127.0.0.1:4010"],
+    ["http://LOCALHOST:4010", "http://127.0.0.1:4010"],
+    ["https://API.Example.com:443/", "https://api.example.com"],
+    ["https://api.example.com./v2/", "https://api.example.com/v2"],
+  ])("spells %s as %s", (baseUrl, canonical) => {
+    expect(canonicalApi(baseUrl)).toBe(canonical);
+  });
+
+  it.each([
+    ["http://127.0.0.1:4010", "http://127.0.0.2:4010"],
+    ["http://127.0.0.1:4010", "http://[::1]:4010"],
+    ["https://api.example.com", "https://api.example.com/v2"],
+    ["https://api.example.com", "https://api.example.com:8443"],
+  ])("keeps %s and %s apart (they may be two services)", (a, b) => {
+    expect(canonicalApi(a)).not.toBe(canonicalApi(b));
   });
 });

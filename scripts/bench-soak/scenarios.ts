@@ -1,0 +1,339 @@
+/**
+ * The soak's traffic, one loop per virtual client: writers (each owns one shop/hook and keeps a model of
+ * it), readers, hostile clients and bursts of control calls. Every answer is counted; a 5xx or an answer a
+ * scenario does not expect is "unexpected".
+ */
+import { Agent } from "node:http";
+import { type Call, type Reply, send } from "./http";
+import { authFor, HOOKS, INTRUDER_KEY, WRITER_SHOPS, writerKey } from "./shops";
+import type { Stats } from "./stats";
+
+/** Largest body the API accepts, in bytes (simulator/constants.ts). */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+/** At most this many near-limit bodies in flight at once (each holds a few MiB while parsed). */
+const BIG_BODIES_IN_FLIGHT = 3;
+/** Interval between bursts of control calls, in milliseconds. */
+export const CONTROL_BURST_EVERY_MS = 5_000;
+/** Control calls per burst. */
+const CONTROL_BURST_SIZE = 10;
+
+/** A seeded PRNG (mulberry32): the traffic's choices are reproducible from the seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** What every loop shares. */
+export interface Context {
+  baseUrl: string;
+  stats: Stats;
+  deadline: number;
+  random: () => number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const JSON_TYPE = { "content-type": "application/json; charset=utf-8", "user-agent": "CustomApiCall/2" };
+
+let bigInFlight = 0;
+
+/** Send a call, count its answer; `expect` decides whether the status is expected. */
+async function run(
+  ctx: Context,
+  agent: Agent | false,
+  what: string,
+  call: Call,
+  expect: (status: number) => boolean,
+  timed = true,
+): Promise<Reply | undefined> {
+  let reply: Reply | undefined;
+  try {
+    reply = await send(agent, ctx.baseUrl, call);
+  } catch (error) {
+    ctx.stats.record(-1, undefined, false, `${what}: ${(error as Error).message}`);
+    return undefined;
+  }
+  if (reply === undefined) ctx.stats.record(0, undefined, true, what);
+  else
+    ctx.stats.record(
+      reply.status,
+      timed ? reply.ms : undefined,
+      reply.status < 500 && expect(reply.status),
+      what,
+    );
+  return reply;
+}
+
+function subscriptionBody(hook: string, url: string, extraJson?: string): string {
+  const extra = extraJson === undefined ? "" : `,"extra":${extraJson}`;
+  return `{"data":{"webhook_subscriptions":[{"hook":"${hook}","url":"${url}"${extra}}]}}`;
+}
+
+/** A writer's slot and its model: what the shop holds for the hook, after the answered writes. */
+export interface Slot {
+  shop: string;
+  hook: string;
+  key: string;
+  model: { id: number; url: string } | undefined;
+}
+
+/** All writer slots: every hook of every writer shop. */
+export function writerSlots(): Slot[] {
+  return Array.from({ length: WRITER_SHOPS }, (_, shop) =>
+    HOOKS.map((hook) => ({ shop: `soak${shop}`, hook, key: writerKey(shop), model: undefined })),
+  ).flat();
+}
+
+/** Loop: POST (plain, near the size limit, deeply nested, trickled slowly), DELETE and GET of one slot. */
+export async function writer(ctx: Context, slot: Slot, index: number): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const headers = { ...JSON_TYPE, authorization: authFor(slot.key) };
+  for (let n = 0; Date.now() < ctx.deadline; n++) {
+    const pick = ctx.random();
+    const url = `https://w${index}.example/${n}`;
+    if (pick < 0.15 && slot.model !== undefined) {
+      const id = slot.model.id;
+      const reply = await run(
+        ctx,
+        agent,
+        "DELETE own",
+        { method: "DELETE", path: `/webhook_subscriptions/${id}`, headers },
+        (s) => s === 204,
+      );
+      if (reply?.status === 204) slot.model = undefined;
+    } else if (pick < 0.2 && slot.model !== undefined) {
+      await run(
+        ctx,
+        agent,
+        "GET own",
+        { method: "GET", path: `/webhook_subscriptions/${slot.model.id}`, headers },
+        (s) => s === 200,
+      );
+    } else {
+      let body = subscriptionBody(slot.hook, url);
+      let call: Call = { method: "POST", path: "/webhook_subscriptions", headers, body };
+      let timed = true;
+      let big = false;
+      if (pick < 0.3 && bigInFlight < BIG_BODIES_IN_FLIGHT) {
+        big = true;
+        bigInFlight += 1;
+        body = subscriptionBody(
+          slot.hook,
+          url,
+          JSON.stringify("x".repeat(BODY_LIMIT_BYTES - body.length - 20)),
+        );
+        call = { ...call, body };
+      } else if (pick < 0.4) {
+        // Mostly 5,000-20,000 levels; one in ten 100,000 (V8 parses deep arrays slowly: ~0.4 s at 100,000).
+        const depth = ctx.random() < 0.1 ? 100_000 : 5_000 + Math.floor(ctx.random() * 15_000);
+        call = {
+          ...call,
+          body: subscriptionBody(slot.hook, url, `${"[".repeat(depth)}${"]".repeat(depth)}`),
+        };
+      } else if (pick < 0.45) {
+        call = { ...call, pieces: 8, pauseMs: 100 + Math.floor(ctx.random() * 150) };
+        timed = false;
+      }
+      const reply = await run(ctx, agent, "POST own", call, (s) => s === 200, timed).finally(() => {
+        if (big) bigInFlight -= 1;
+      });
+      if (reply?.status === 200) {
+        const id = (JSON.parse(reply.body) as { data: { ids: Array<{ id: number }> } }).data.ids[0]?.id;
+        if (id !== undefined) slot.model = { id, url };
+      }
+    }
+    await sleep(Math.floor(ctx.random() * 20));
+  }
+  agent.destroy();
+}
+
+/** Loop: list, get by ids (some unknown), the root. */
+export async function reader(ctx: Context, shop: number): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const headers = { "user-agent": "CustomApiCall/2", authorization: authFor(writerKey(shop)) };
+  while (Date.now() < ctx.deadline) {
+    const pick = ctx.random();
+    if (pick < 0.4)
+      await run(
+        ctx,
+        agent,
+        "GET list",
+        { method: "GET", path: "/webhook_subscriptions", headers },
+        (s) => s === 200,
+      );
+    else if (pick < 0.9) {
+      const ids = Array.from(
+        { length: 1 + Math.floor(ctx.random() * 5) },
+        () => 1 + Math.floor(ctx.random() * 5_000),
+      );
+      await run(
+        ctx,
+        agent,
+        "GET ids",
+        { method: "GET", path: `/webhook_subscriptions/${ids.join(";")}`, headers },
+        (s) => s === 200 || s === 404,
+      );
+    } else await run(ctx, agent, "GET /", { method: "GET", path: "/" }, (s) => s === 200);
+    await sleep(Math.floor(ctx.random() * 5));
+  }
+  agent.destroy();
+}
+
+const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+const is4xx = (s: number): boolean => s >= 400 && s < 500;
+
+/** Hostile requests: none may change state or get a 5xx. */
+function hostileCall(ctx: Context): [string, Call] {
+  const writerAuth = authFor(writerKey(Math.floor(ctx.random() * WRITER_SHOPS)));
+  const json = { ...JSON_TYPE, authorization: writerAuth };
+  const token = Buffer.from(writerKey(0)).toString("base64");
+  const cases: Array<() => [string, Call]> = [
+    () => [
+      "bad key",
+      { method: "GET", path: "/webhook_subscriptions", headers: { authorization: authFor("nope") } },
+    ],
+    () => [
+      "glued scheme",
+      { method: "GET", path: "/webhook_subscriptions", headers: { authorization: `bearer${token}` } },
+    ],
+    () => [
+      "secret in query",
+      {
+        method: "GET",
+        path: `/nowhere?key=${token}&k=${encodeURIComponent(writerKey(1))}`,
+        headers: { [`x-${token.replace(/=/g, "")}`]: "1" },
+      },
+    ],
+    () => [
+      "malformed JSON",
+      { method: "POST", path: "/webhook_subscriptions", headers: json, body: '{"data":' },
+    ],
+    () => [
+      "prototype keys",
+      {
+        method: "POST",
+        path: "/webhook_subscriptions",
+        headers: json,
+        body: '{"__proto__":{"x":1},"constructor":{},"data":{"webhook_subscriptions":[{"hook":"__proto__","url":"https://x.example"}]}}',
+      },
+    ],
+    () => [
+      "deep invalid",
+      {
+        method: "POST",
+        path: "/webhook_subscriptions",
+        headers: json,
+        body: `{"data":{"webhook_subscriptions":[{"hook":${nested(50_000)},"url":"https://x.example"}]}}`,
+      },
+    ],
+    () => [
+      "over the limit",
+      {
+        method: "POST",
+        path: "/webhook_subscriptions",
+        headers: json,
+        body: Buffer.alloc(BODY_LIMIT_BYTES + 10, 0x20),
+      },
+    ],
+    () => [
+      "invalid UTF-8",
+      {
+        method: "POST",
+        path: "/webhook_subscriptions",
+        headers: json,
+        body: Buffer.concat([
+          Buffer.from('{"data":{"webhook_subscriptions":[{"hook":"no\xff'),
+          Buffer.from([0xc3, 0x28]),
+          Buffer.from('","url":"https://x.example"}]}}'),
+        ]),
+      },
+    ],
+    () => ["unknown path", { method: "GET", path: "/webhook_subscriptions/1/2/../3", headers: json }],
+    () => ["wrong method", { method: "PUT", path: "/webhook_subscriptions", headers: json }],
+    () => [
+      "huge header",
+      { method: "GET", path: "/webhook_subscriptions", headers: { ...json, "x-huge": "h".repeat(20_000) } },
+    ],
+    () => ["bad ids", { method: "GET", path: "/webhook_subscriptions/1;abc;%3B", headers: json }],
+    () => [
+      "intruder delete",
+      {
+        method: "DELETE",
+        path: `/webhook_subscriptions/${1 + Math.floor(ctx.random() * 3_000)}`,
+        headers: { ...JSON_TYPE, authorization: authFor(INTRUDER_KEY) },
+      },
+    ],
+    () => [
+      "aborted upload",
+      {
+        method: "POST",
+        path: "/webhook_subscriptions",
+        headers: json,
+        body: subscriptionBody("order_status_change", "https://aborted.example"),
+        abortAfter: 0.5,
+      },
+    ],
+    () => [
+      "stalled upload, then gone",
+      {
+        method: "POST",
+        path: "/webhook_subscriptions",
+        headers: json,
+        body: Buffer.alloc(64 * 1024, 0x20),
+        abortAfter: 0.3,
+        pauseMs: 1_000,
+      },
+    ],
+  ];
+  return (cases[Math.floor(ctx.random() * cases.length)] as () => [string, Call])();
+}
+
+/** Loop: hostile requests on fresh connections (some break their connection on purpose). */
+export async function hostile(ctx: Context): Promise<void> {
+  while (Date.now() < ctx.deadline) {
+    const [what, call] = hostileCall(ctx);
+    // Not timed: some are slow on purpose; an intruder's DELETE may find no id (404) or another's (403).
+    await run(ctx, false, `hostile ${what}`, call, is4xx, false);
+    await sleep(Math.floor(ctx.random() * 20));
+  }
+}
+
+/** Every CONTROL_BURST_EVERY_MS: concurrent control reads, the full log listing, and a reader that quits. */
+export async function controlBursts(ctx: Context): Promise<void> {
+  const calls: Array<[string, Call, (s: number) => boolean]> = [
+    ["control state", { method: "GET", path: "/__sim/state" }, (s) => s === 200],
+    [
+      "control requests",
+      { method: "GET", path: "/__sim/requests", readLimit: Number.MAX_SAFE_INTEGER },
+      (s) => s === 200,
+    ],
+    ["control switches", { method: "GET", path: "/__sim/switches" }, (s) => s === 200],
+    [
+      "control patch",
+      { method: "PATCH", path: "/__sim/switches", headers: JSON_TYPE, body: '{"getStatus":200}' },
+      (s) => s === 200,
+    ],
+    ["control faults", { method: "GET", path: "/__sim/faults" }, (s) => s === 200],
+    ["control deliveries", { method: "GET", path: "/__sim/deliveries" }, (s) => s === 200],
+    ["control quitter", { method: "GET", path: "/__sim/requests", readLimit: 100_000 }, (s) => s === 200],
+    [
+      "control bad",
+      { method: "PATCH", path: "/__sim/switches", headers: JSON_TYPE, body: `{"x":${nested(20_000)}}` },
+      (s) => s === 422,
+    ],
+  ];
+  while (Date.now() < ctx.deadline) {
+    await Promise.all(
+      Array.from({ length: CONTROL_BURST_SIZE }, () => {
+        const [what, call, expect] = calls[Math.floor(ctx.random() * calls.length)] as (typeof calls)[number];
+        return run(ctx, false, what, call, expect, false);
+      }),
+    );
+    await sleep(CONTROL_BURST_EVERY_MS);
+  }
+}

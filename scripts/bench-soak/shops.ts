@@ -1,0 +1,26 @@
+/** The shops and keys of the soak: writers' shops, an intruder that owns nothing. */
+import type { ShopSeed } from "../../simulator";
+
+/** Writer shops (each with the three hooks: 3 writers per shop). */
+export const WRITER_SHOPS = 10;
+/** The three hooks, one writer each per shop. */
+export const HOOKS = ["shipment_status_change", "shipment_label_created", "order_status_change"] as const;
+/** Key of the shop that owns no subscription (its DELETEs of others' ids must be refused). */
+export const INTRUDER_KEY = "soak-intruder-key";
+
+/** The API key of writer shop `i`. */
+export const writerKey = (i: number): string => `soak-writer-key-${i}`;
+
+/** Seeds for the simulator. */
+export function soakShops(): ShopSeed[] {
+  return [
+    ...Array.from({ length: WRITER_SHOPS }, (_, i) => ({
+      name: `soak${i}`,
+      keys: { readWrite: [writerKey(i)] },
+    })),
+    { name: "intruder", keys: { readWrite: [INTRUDER_KEY] } },
+  ];
+}
+
+/** `Authorization` for a key. */
+export const authFor = (key: string): string => `bearer ${Buffer.from(key).toString("base64")}`;

@@ -1,0 +1,80 @@
+/**
+ * JSON over client input without recursion: a body nested 100,000 levels deep is parsed by V8 without
+ * trouble, but `JSON.stringify`, `structuredClone` and any recursive walk overflow the stack on it.
+ */
+
+/** A container being serialised: its keys (objects) or length (arrays), and the next position. */
+interface Frame {
+  value: unknown[] | Record<string, unknown>;
+  keys: string[] | undefined;
+  next: number;
+}
+
+function open(value: unknown[] | Record<string, unknown>): Frame {
+  return { value, keys: Array.isArray(value) ? undefined : Object.keys(value), next: 0 };
+}
+
+/**
+ * Serialise a value produced by `JSON.parse` as compact JSON text, passing every string (keys included)
+ * through `mapString` first. Iterative: any depth works. Stops early once the text is longer than
+ * `limitChars` (the answer is then longer than the limit and incomplete). Values JSON.parse never produces
+ * (undefined, functions, cycles) are not supported.
+ */
+export function stringifyJson(
+  value: unknown,
+  mapString: (text: string) => string = (t) => t,
+  limitChars = Number.POSITIVE_INFINITY,
+): string {
+  const out: string[] = [];
+  let written = 0;
+  const emit = (text: string): void => {
+    out.push(text);
+    written += text.length;
+  };
+  const stack: Frame[] = [];
+  let pending: unknown = value;
+  let hasPending = true;
+  for (;;) {
+    if (hasPending) {
+      hasPending = false;
+      if (typeof pending === "string") emit(JSON.stringify(mapString(pending)));
+      else if (typeof pending === "object" && pending !== null) {
+        emit(Array.isArray(pending) ? "[" : "{");
+        stack.push(open(pending as unknown[] | Record<string, unknown>));
+      } else emit(JSON.stringify(pending) ?? "null");
+    }
+    const frame = stack[stack.length - 1];
+    if (frame === undefined || written > limitChars) return out.join("");
+    const size = frame.keys === undefined ? (frame.value as unknown[]).length : frame.keys.length;
+    if (frame.next >= size) {
+      emit(frame.keys === undefined ? "]" : "}");
+      stack.pop();
+      continue;
+    }
+    if (frame.next > 0) emit(",");
+    if (frame.keys === undefined) pending = (frame.value as unknown[])[frame.next];
+    else {
+      const key = frame.keys[frame.next] as string;
+      emit(JSON.stringify(mapString(key)));
+      emit(":");
+      pending = (frame.value as Record<string, unknown>)[key];
+    }
+    frame.next += 1;
+    hasPending = true;
+  }
+}
+
+/** Longest text of a value shown in an error message, in characters. */
+export const SHOWN_VALUE_CHARS = 100;
+
+/** A short description of a client value for an error message: strings quoted and cut, containers named. */
+export function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return "an array";
+  if (value === null) return "null";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "string") {
+    const shown = value.length > SHOWN_VALUE_CHARS ? `${value.slice(0, SHOWN_VALUE_CHARS)}...` : value;
+    return JSON.stringify(shown);
+  }
+  return JSON.stringify(value) ?? String(value);
+}

@@ -1,0 +1,14 @@
+/**
+ * Plain objects keyed by client or file input (shop names, header names): built with own data properties,
+ * so a key such as `__proto__` is stored as a key instead of changing the object's prototype.
+ */
+
+/** Set `record[key] = value` as an own, enumerable data property, whatever the key is. */
+export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** The own value of `record[key]`, never an inherited member such as `constructor`. */
+export function getOwn<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
