@@ -33,7 +33,10 @@ export interface NamedCase {
   readonly steps: readonly Step[];
 }
 
-/** The seven defects of issue 13 (2 has two faces: the silent up, and refresh adopting a foreign id). */
+/**
+ * The seven defects of issue 13 (2 has two faces: the silent up, and refresh adopting a foreign id), and
+ * the ones the explorer found since.
+ */
 export const ISSUE_13_CASES: readonly NamedCase[] = [
   {
     name: "1 secret URL changed: the old one in plain text (state, backups, history, output previous.url)",
@@ -115,6 +118,14 @@ export const ISSUE_13_CASES: readonly NamedCase[] = [
       op("one", "up"),
       { kind: "outOfBand", service: "main", key: "acme1", action: "delete", hook: ORDERS, url: 0 },
       op("one", "destroy"),
+    ],
+  },
+  {
+    name: "8 (found after the fixes, seed 203) up --refresh then destroy --refresh: destroy leaves the subscription",
+    steps: [
+      add("one", "sub-bravo", "shipment_label_created", 1, "default", true),
+      op("one", "upRefresh"),
+      op("one", "destroyRefresh"),
     ],
   },
 ];
