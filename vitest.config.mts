@@ -20,7 +20,12 @@ export default defineConfig({
         // Each engine test starts the Pulumi CLI several times: one file at a time, generous (finite) limits.
         test: {
           name: "e2e",
-          include: ["test/e2e/**/*.test.ts", "test/reliability/**/*.test.ts", "test/package/**/*.test.ts"],
+          include: [
+            "test/e2e/**/*.test.ts",
+            "test/reliability/**/*.test.ts",
+            "test/package/**/*.test.ts",
+            "test/explorer/**/*.test.ts",
+          ],
           testTimeout: 600_000,
           hookTimeout: 60_000,
           fileParallelism: false,

@@ -1,0 +1,131 @@
+/**
+ * The defects of issue 13 as explorer sequences, each the shortest that breaks an invariant on the provider
+ * as it was when the issue was filed. `npm run explore -- --cases` replays them all (each must pass once the
+ * provider is fixed); `--replay` runs any one of them.
+ */
+import type { Hook, ResourceName, ShopEntry, StackName, Step, Target } from "./model";
+
+const ORDERS: Hook = "order_status_change";
+const SHIPMENTS: Hook = "shipment_status_change";
+
+function add(
+  stack: StackName,
+  name: ResourceName,
+  hook: Hook,
+  url: number,
+  shop: ShopEntry = "default",
+  secret = false,
+): Step {
+  return { kind: "add", stack, name, hook, url, secret, shop };
+}
+
+function op(stack: StackName, operation: Extract<Step, { kind: "operation" }>["op"]): Step {
+  return { kind: "operation", stack, op: operation };
+}
+
+function config(stack: StackName, entry: ShopEntry, target: Target): Step {
+  return { kind: "config", stack, entry, target };
+}
+
+/** One named sequence. */
+export interface NamedCase {
+  readonly name: string;
+  readonly steps: readonly Step[];
+}
+
+/**
+ * The seven defects of issue 13 (2 has two faces: the silent up, and refresh adopting a foreign id), and
+ * the ones the explorer found since.
+ */
+export const ISSUE_13_CASES: readonly NamedCase[] = [
+  {
+    name: "1 secret URL changed: the old one in plain text (state, backups, history, output previous.url)",
+    steps: [
+      add("one", "sub-alpha", ORDERS, 0, "default", true),
+      op("one", "up"),
+      { kind: "setUrl", stack: "one", name: "sub-alpha", url: 1, secret: true },
+      op("one", "up"),
+    ],
+  },
+  {
+    name: "2a base URL re-pointed to another service: up reports success, the hook is not subscribed there",
+    steps: [
+      add("one", "sub-alpha", ORDERS, 0),
+      op("one", "up"),
+      config("one", "default", { service: "other", spelling: "ip", key: "acme1" }),
+      op("one", "up"),
+    ],
+  },
+  {
+    name: "2b base URL re-pointed: refresh writes another service's subscription with the same id into state",
+    steps: [
+      add("one", "sub-alpha", ORDERS, 0),
+      op("one", "up"),
+      { kind: "outOfBand", service: "other", key: "acme1", action: "create", hook: SHIPMENTS, url: 0 },
+      config("one", "default", { service: "other", spelling: "ip", key: "acme1" }),
+      op("one", "refresh"),
+    ],
+  },
+  {
+    name: "3 resource moved to a shop entry that is the same shop (other key, localhost): the hook is deleted",
+    steps: [
+      config("one", "alt", { service: "main", spelling: "localhost", key: "acme2" }),
+      add("one", "sub-alpha", ORDERS, 0),
+      op("one", "up"),
+      { kind: "setShop", stack: "one", name: "sub-alpha", shop: "alt" },
+      op("one", "up"),
+    ],
+  },
+  {
+    name: "4 deleteBeforeReplace after another create of the shop: create adopts the id just deleted",
+    steps: [
+      config("one", "alt", { service: "main", spelling: "ip", key: "acme1" }),
+      add("one", "sub-bravo", SHIPMENTS, 0),
+      add("one", "sub-alpha", ORDERS, 0),
+      op("one", "up"),
+      { kind: "setOption", stack: "one", name: "sub-alpha", option: "deleteBeforeReplace", value: true },
+      { kind: "rename", stack: "one", name: "sub-bravo", to: "sub-charlie", alias: false },
+      { kind: "setShop", stack: "one", name: "sub-alpha", shop: "alt" },
+      op("one", "up"),
+    ],
+  },
+  {
+    name: "5 two stacks, keep-id: destroy --refresh of the first deletes the second's subscription",
+    steps: [
+      { kind: "switch", service: "main", patch: { overwrite: "keep-id" } },
+      add("one", "sub-alpha", ORDERS, 0),
+      op("one", "up"),
+      add("two", "sub-alpha", ORDERS, 1),
+      op("two", "up"),
+      op("one", "destroyRefresh"),
+    ],
+  },
+  {
+    name: "6 default shop and a shops entry with the same key both declare a hook: up accepts it",
+    steps: [
+      config("one", "alt", { service: "main", spelling: "ip", key: "acme1" }),
+      add("one", "sub-alpha", ORDERS, 0),
+      add("one", "sub-bravo", ORDERS, 1, "alt"),
+      op("one", "up"),
+    ],
+  },
+  {
+    name: "7 partial id lists answered 404: destroy after one out-of-band delete orphans the rest",
+    steps: [
+      { kind: "switch", service: "main", patch: { partialIds: "404" } },
+      add("one", "sub-alpha", ORDERS, 0),
+      add("one", "sub-bravo", SHIPMENTS, 0),
+      op("one", "up"),
+      { kind: "outOfBand", service: "main", key: "acme1", action: "delete", hook: ORDERS, url: 0 },
+      op("one", "destroy"),
+    ],
+  },
+  {
+    name: "8 (found after the fixes, seed 203) up --refresh then destroy --refresh: destroy leaves the subscription",
+    steps: [
+      add("one", "sub-bravo", "shipment_label_created", 1, "default", true),
+      op("one", "upRefresh"),
+      op("one", "destroyRefresh"),
+    ],
+  },
+];

@@ -1,0 +1,161 @@
+/**
+ * The two simulated services ("main" and "other", like staging and production): the same shops and keys
+ * on each, ids counted independently (so ids collide across services, as they would in reality), and a
+ * back-office client that changes subscriptions out of band.
+ */
+
+import type { FaultSpec, RunningSimulator, ShopSeed, Switches } from "../../simulator";
+import { startSimulator } from "../../simulator";
+import type { LiveSub, Snapshot } from "./ledger";
+import {
+  type FaultName,
+  type Hook,
+  type KEY_NAMES,
+  SERVICE_NAMES,
+  type ServiceName,
+  SHOP_KEYS,
+  type SwitchPatch,
+  type Target,
+} from "./model";
+
+const SHOPS: ShopSeed[] = [
+  { name: "acme", keys: { readWrite: [SHOP_KEYS.acme1.key, SHOP_KEYS.acme2.key] } },
+  { name: "globex", keys: { readWrite: [SHOP_KEYS.globex.key] } },
+];
+
+/** Switches every run starts from (the simulator's defaults, written out so a reset restores them). */
+const BASE_SWITCHES: Partial<Switches> = {
+  authScheme: "both",
+  getStatus: 200,
+  overwrite: "new-id",
+  partialIds: "subset",
+  shopFields: "listed",
+};
+
+/** Faults of {@link FaultName}, armed for one operation: bursts the client's retries absorb, or not. */
+const FAULT_SPECS: Record<FaultName, FaultSpec> = {
+  "503-burst": { kind: "status", status: 503, count: 2 },
+  "reset-burst": { kind: "reset", count: 2 },
+  "drop-after-write": { kind: "drop-after-write", method: "POST", count: 1 },
+  "500-once": { kind: "status", status: 500, count: 1 },
+  "503-endless": { kind: "status", status: 503 },
+};
+
+/** Faults that may legitimately fail the operation they are armed for. */
+export const FAILING_FAULTS: ReadonlySet<FaultName> = new Set(["500-once", "503-endless"]);
+
+/** Both simulators of an exploration. */
+export class Services {
+  private constructor(private readonly sims: Record<ServiceName, RunningSimulator>) {}
+
+  /** Starts both simulators on loopback. */
+  static async start(): Promise<Services> {
+    const [main, other] = await Promise.all(
+      SERVICE_NAMES.map(() => startSimulator({ shops: SHOPS, switches: BASE_SWITCHES })),
+    );
+    return new Services({ main: main as RunningSimulator, other: other as RunningSimulator });
+  }
+
+  /** Empties both services and restores their switches (between runs). */
+  async reset(): Promise<void> {
+    for (const sim of Object.values(this.sims)) {
+      sim.reset();
+      sim.setSwitches(BASE_SWITCHES);
+    }
+  }
+
+  /** Stops both simulators. */
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.sims).map((sim) => sim.close()));
+  }
+
+  /** The base URL of a target, spelled as the target says. */
+  baseUrl(target: Target): string {
+    const base = this.sims[target.service].baseUrl;
+    return target.spelling === "ip" ? base : base.replace("127.0.0.1", "localhost");
+  }
+
+  /** Every live subscription of every shop of both services, keyed by real shop `<service>/<shop>`. */
+  snapshot(): Snapshot {
+    const snapshot = new Map<string, LiveSub[]>();
+    for (const service of SERVICE_NAMES) {
+      const shops = this.sims[service].state().shops;
+      for (const [shop, subs] of Object.entries(shops)) {
+        const real = `${service}/${shop}`;
+        snapshot.set(
+          real,
+          subs.map((s) => ({ shop: real, id: s.id, hook: s.hook, url: s.url })),
+        );
+      }
+    }
+    return snapshot;
+  }
+
+  /** POST and DELETE requests both services have received so far. */
+  writeCount(): number {
+    let count = 0;
+    for (const sim of Object.values(this.sims)) {
+      count += sim.requests().filter((r) => r.method === "POST" || r.method === "DELETE").length;
+    }
+    return count;
+  }
+
+  /** Applies a switch; false when this simulator does not know it (an older simulator). */
+  setSwitch(service: ServiceName, patch: SwitchPatch): boolean {
+    return this.trySetSwitches(this.sims[service], patch);
+  }
+
+  /** Arms a fault for the next operation. */
+  armFault(service: ServiceName, fault: FaultName): void {
+    this.sims[service].addFault(FAULT_SPECS[fault]);
+  }
+
+  /** Clears every fault. */
+  clearFaults(): void {
+    for (const sim of Object.values(this.sims)) sim.clearFaults();
+  }
+
+  /**
+   * A back-office change through the API with the key of `keyName`: delete the hook's subscription,
+   * re-point it at `url`, or create it (which overwrites). Nothing happens when there is nothing to delete
+   * or re-point; answers whether something was sent.
+   */
+  async backOffice(
+    service: ServiceName,
+    keyName: (typeof KEY_NAMES)[number],
+    action: "delete" | "repoint" | "create",
+    hook: Hook,
+    url: string,
+  ): Promise<boolean> {
+    const sim = this.sims[service];
+    const { shop, key } = SHOP_KEYS[keyName];
+    const current = sim.subscriptions(shop).find((s) => s.hook === hook);
+    if (action !== "create" && current === undefined) return false;
+    const word = sim.switches().authScheme === "basic" ? "basic" : "bearer";
+    const headers = {
+      authorization: `${word} ${Buffer.from(key).toString("base64")}`,
+      "content-type": "application/json",
+    };
+    const response =
+      action === "delete"
+        ? await fetch(`${sim.baseUrl}/webhook_subscriptions/${current?.id}`, { method: "DELETE", headers })
+        : await fetch(`${sim.baseUrl}/webhook_subscriptions`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ data: { webhook_subscriptions: [{ hook, url }] } }),
+          });
+    await response.arrayBuffer();
+    if (!response.ok)
+      throw new Error(`back office ${action} ${hook} on ${service}: status ${response.status}`);
+    return true;
+  }
+
+  private trySetSwitches(sim: RunningSimulator, patch: SwitchPatch | Partial<Switches>): boolean {
+    try {
+      sim.setSwitches(patch as Partial<Switches>);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

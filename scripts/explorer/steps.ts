@@ -1,0 +1,162 @@
+import fc from "fast-check";
+import {
+  type FaultName,
+  HOOKS,
+  KEY_NAMES,
+  type Operation,
+  RESOURCE_NAMES,
+  type ResourceOption,
+  SERVICE_NAMES,
+  type ShopEntry,
+  type StackName,
+  type Step,
+  type SwitchPatch,
+  type Target,
+  URL_CHOICES,
+} from "./model";
+
+/** Stack one is the stack under test, two the neighbour: three in four steps go to one. */
+const stack = fc.constantFrom<StackName>("one", "one", "one", "two");
+const name = fc.constantFrom(...RESOURCE_NAMES);
+const hook = fc.constantFrom(...HOOKS);
+const url = fc.nat({ max: URL_CHOICES - 1 });
+const service = fc.constantFrom(...SERVICE_NAMES);
+const key = fc.constantFrom(...KEY_NAMES);
+const entry = fc.constantFrom<ShopEntry>("default", "alt");
+const target: fc.Arbitrary<Target> = fc.record({
+  service,
+  spelling: fc.constantFrom("ip" as const, "localhost" as const),
+  key,
+});
+
+const operations: fc.Arbitrary<Operation> = fc.constantFrom(
+  "preview",
+  "up",
+  "up",
+  "up",
+  "refresh",
+  "destroy",
+  "upRefresh",
+  "upRefresh",
+  "destroyRefresh",
+);
+const options = fc.constantFrom<ResourceOption>(
+  "deleteBeforeReplace",
+  "retainOnDelete",
+  "ignoreUrl",
+  "protect",
+);
+const faults = fc.constantFrom<FaultName>(
+  "503-burst",
+  "reset-burst",
+  "drop-after-write",
+  "500-once",
+  "503-endless",
+);
+const switches: fc.Arbitrary<SwitchPatch> = fc.oneof(
+  fc.record({ overwrite: fc.constantFrom("keep-id" as const, "new-id" as const) }),
+  fc.record({ partialIds: fc.constantFrom("subset" as const, "404" as const) }),
+  fc.record({ shopFields: fc.constantFrom("listed" as const, "omitted" as const) }),
+  fc.record({ getStatus: fc.constantFrom(200 as const, 201 as const) }),
+  fc.record({ authScheme: fc.constantFrom("basic" as const, "bearer" as const, "both" as const) }),
+);
+
+/** An engine operation, or a SIGKILL of the CLI in the middle of an `up`. */
+const operationStep: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 12, arbitrary: fc.record({ kind: fc.constant("operation" as const), stack, op: operations }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("kill" as const), stack }) },
+);
+
+/** A resource added to a program. */
+function addStep(on: fc.Arbitrary<StackName>): fc.Arbitrary<Step> {
+  return fc.record({
+    kind: fc.constant("add" as const),
+    stack: on,
+    name,
+    hook,
+    url,
+    secret: fc.boolean(),
+    shop: entry,
+  });
+}
+
+/** Everything but an operation: program edits, config, back office, switches, faults. */
+const changeStep: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 8, arbitrary: addStep(stack) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("remove" as const), stack, name }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("setHook" as const), stack, name, hook }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("setUrl" as const), stack, name, url, secret: fc.boolean() }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("setShop" as const), stack, name, shop: entry }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("setOption" as const),
+      stack,
+      name,
+      option: options,
+      value: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("rename" as const),
+      stack,
+      name,
+      to: name,
+      alias: fc.boolean(),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("config" as const), stack, entry, target }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("outOfBand" as const),
+      service,
+      key,
+      action: fc.constantFrom("delete" as const, "repoint" as const, "create" as const),
+      hook,
+      url,
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("switch" as const), service, patch: switches }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("fault" as const), service, fault: faults }) },
+);
+
+/** Most changes a round makes before its operation. */
+const MAX_CHANGES_PER_ROUND = 2;
+
+/**
+ * A sequence of rounds, each up to {@link MAX_CHANGES_PER_ROUND} changes then one operation (so no change is
+ * left untried), at most `maxSteps` steps in all.
+ */
+export function sequenceArbitrary(maxSteps: number): fc.Arbitrary<Step[]> {
+  const maxRounds = Math.max(1, Math.floor(maxSteps / (MAX_CHANGES_PER_ROUND + 1)));
+  // Steps do not shrink themselves (each attempt costs engine runs): shrinking removes rounds and changes
+  // (a change that does not apply is skipped, and left out of the reported counterexample).
+  // Three rounds in four operate on the stack their first change edited, so edits get deployed.
+  const round = fc
+    .tuple(
+      fc.array(fc.noShrink(changeStep), { maxLength: MAX_CHANGES_PER_ROUND }),
+      fc.noShrink(operationStep),
+      fc.noShrink(fc.nat(3)),
+    )
+    .map(([changes, operation, die]) => [...changes, die === 0 ? operation : onStackOf(changes, operation)]);
+  // Every sequence starts by declaring something in stack one: without it, short sequences do nothing.
+  return fc
+    .tuple(
+      fc.noShrink(addStep(fc.constant("one"))),
+      fc.array(round, { minLength: 1, maxLength: maxRounds, size: "max" }),
+    )
+    .map(([first, rounds]) => [first, ...rounds.flat()]);
+}
+
+/** `operation` aimed at the stack of the first change that edits a stack, if any. */
+function onStackOf(changes: readonly Step[], operation: Step): Step {
+  const edited = changes.find((c): c is Extract<Step, { stack: StackName }> => "stack" in c);
+  if (edited === undefined || !("stack" in operation)) return operation;
+  return { ...operation, stack: edited.stack };
+}
