@@ -26,6 +26,8 @@ export class Deployment {
   readonly #claimed = new Set<string>();
   /** Hooks declared (checked) in this deployment, by API, key and hook: one resource each. */
   readonly #declared = new Map<string, Declaration>();
+  /** Declarations checked in this deployment, by key, hook and URL: what the program declares now. */
+  readonly #checked = new Set<string>();
   /** Hooks created in this deployment, by API, the shop the service reports and hook: the creator's key. */
   readonly #createdInShop = new Map<string, string>();
   /** Shops (by `shopKey`) whose first listing of the deployment was empty. */
@@ -167,6 +169,16 @@ export class Deployment {
   /** Whether a resource of this deployment created, adopted or keeps subscription `id` of `api`. */
   claimed(api: string, id: number): boolean {
     return this.#claimed.has(`${api}#${id}`);
+  }
+
+  /** Records a declaration the engine checked: the program of this deployment declares it. */
+  recordChecked(target: ShopTarget, hook: string, url: string): void {
+    this.#checked.add(`${target.shopKey}\u0000${hook}\u0000${url}`);
+  }
+
+  /** Whether the program of this deployment declares this hook and URL for this shop (it was checked). */
+  wasChecked(target: ShopTarget, hook: string, url: string): boolean {
+    return this.#checked.has(`${target.shopKey}\u0000${hook}\u0000${url}`);
   }
 
   /**

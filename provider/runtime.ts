@@ -228,6 +228,7 @@ export async function check(
     result.failures.some((f) => f.property === "hook")
   )
     return result;
+  if (typeof result.inputs.url === "string") deployment.recordChecked(target, hook, result.inputs.url);
   const earlier = deployment.declare(target, hook);
   if (earlier !== undefined) {
     result.failures.push({
@@ -251,7 +252,10 @@ export async function diff(
   if (decision.replaces.includes("shop") || news.shop === UNKNOWN_VALUE) return decision;
   const recorded = recordedOf(id, olds);
   const target = targetOf(news.shop);
-  if (!decision.changes) deployment.recordKept(recorded.api ?? target.api, recorded.id);
+  // Kept only for a resource the program declares in this deployment (checked): refresh diffs too, and a
+  // resource refreshed before its own destroy must not protect itself.
+  if (!decision.changes && deployment.wasChecked(target, recorded.hook, recorded.url))
+    deployment.recordKept(recorded.api ?? target.api, recorded.id);
   if (recorded.api === undefined) return decision;
   if (target.api !== recorded.api) throw targetChanged(recorded, target, undefined);
   if (recorded.shopId !== undefined) {
