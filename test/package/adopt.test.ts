@@ -52,7 +52,10 @@ async function expectAdoption(stack: Stack, shop: string) {
   await engine(stack.up(), "up (adoption)");
   expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
   const resources = subscriptionResources(await stack.exportStack());
-  expect(resources.map((r) => [r.outputs.hook, Number(r.id), r.outputs.previous]).sort()).toEqual(
+  // `previous` is a secret output: stored encrypted, exported as a plaintext envelope under --show-secrets.
+  const previousOf = (value: unknown): unknown =>
+    JSON.parse((value as { plaintext: string }).plaintext) as unknown;
+  expect(resources.map((r) => [r.outputs.hook, Number(r.id), previousOf(r.outputs.previous)]).sort()).toEqual(
     live.map((s) => [s.hook, s.id, { id: s.id, url: s.url }]).sort(),
   );
   expect(sim.subscriptions(shop)).toEqual(live);
