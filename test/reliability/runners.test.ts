@@ -127,7 +127,8 @@ describe("two runners, one stack in the bucket", () => {
     const first = a.start("up");
     const deadline = Date.now() + MID_UP_DEADLINE_MS;
     const posts = () => sim.requests().filter((r) => r.method === "POST");
-    while (!(posts().filter((r) => r.status === 200).length === 2 && posts().some((r) => r.status === 0))) {
+    // Mid-up: a create is in flight (the provider writes one shop's hooks one at a time, so the others wait).
+    while (!posts().some((r) => r.status === 0)) {
       if (Date.now() > deadline)
         throw new Error(`runner A never reached mid-up:\n${JSON.stringify(posts())}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
