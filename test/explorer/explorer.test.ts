@@ -69,7 +69,10 @@ describe("the explorer", () => {
 function brokenBuild(): string {
   const root = repoRoot();
   mkdirSync(brokenDir, { recursive: true });
-  cpSync(join(root, "dist", "provider"), join(brokenDir, "dist", "provider"), { recursive: true });
+  // The published files: dist/provider needs dist/simulator (the URL rule is shared with the simulator).
+  for (const part of ["provider", "simulator"]) {
+    cpSync(join(root, "dist", part), join(brokenDir, "dist", part), { recursive: true });
+  }
   cpSync(join(root, "package.json"), join(brokenDir, "package.json"));
   const runtime = join(brokenDir, "dist", "provider", "runtime.js");
   const source = readFileSync(runtime, "utf8");
