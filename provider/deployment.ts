@@ -30,6 +30,8 @@ export class Deployment {
   readonly #checked = new Set<string>();
   /** Hooks created in this deployment, by API, the shop the service reports and hook: the creator's key. */
   readonly #createdInShop = new Map<string, string>();
+  /** What each queued delete recorded, by `shopKey#id`, for the check made again right before the DELETE. */
+  readonly #queuedDeletes = new Map<string, unknown>();
   /** Shops (by `shopKey`) whose first listing of the deployment was empty. */
   readonly #listedEmpty = new Set<string>();
   /** The tail of each shop's chain of writes: writes of one shop run one at a time. */
@@ -164,6 +166,21 @@ export class Deployment {
         listing.then((subs) => subs.filter((s) => !gone.has(s.id))),
       );
     }
+  }
+
+  /** Queues a delete with what its resource recorded, for the check made again right before the DELETE. */
+  queueDelete(target: ShopTarget, id: number, recorded: unknown): void {
+    this.#queuedDeletes.set(`${target.shopKey}#${id}`, recorded);
+  }
+
+  /** What a queued delete recorded; undefined when none is queued. */
+  queuedDelete(target: ShopTarget, id: number): unknown {
+    return this.#queuedDeletes.get(`${target.shopKey}#${id}`);
+  }
+
+  /** Forgets queued deletes once their batch has run. */
+  dequeueDeletes(target: ShopTarget, ids: readonly number[]): void {
+    for (const id of ids) this.#queuedDeletes.delete(`${target.shopKey}#${id}`);
   }
 
   /** Whether a resource of this deployment created, adopted or keeps subscription `id` of `api`. */

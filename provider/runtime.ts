@@ -36,9 +36,6 @@ const readBacks = new IdBatcher<ShopTarget, LiveSubscription>(
   async (target, ids) => new Map((await deployment.client(target).list(ids)).map((s) => [s.id, s])),
 );
 
-/** What each queued delete recorded, by `shopKey#id`, for the check made again right before the DELETE. */
-const queuedDeletes = new Map<string, Recorded>();
-
 const deletes = new IdBatcher<ShopTarget, true>(
   (target) => target.shopKey,
   async (target, ids) => {
@@ -47,7 +44,7 @@ const deletes = new IdBatcher<ShopTarget, true>(
       // Under the shop's write lane: every earlier create of the deployment is in the listing and the claims.
       const current = await deployment.listing(target);
       const owned = ids.filter((id) => {
-        const recorded = queuedDeletes.get(`${target.shopKey}#${id}`);
+        const recorded = deployment.queuedDelete(target, id) as Recorded | undefined;
         const live = current.find((s) => s.id === id);
         return (
           recorded !== undefined &&
@@ -58,7 +55,7 @@ const deletes = new IdBatcher<ShopTarget, true>(
       });
       await deleteIds(target, owned);
     });
-    for (const id of ids) queuedDeletes.delete(`${target.shopKey}#${id}`);
+    deployment.dequeueDeletes(target, ids);
     return new Map(ids.map((id) => [id, true as const]));
   },
 );
@@ -372,6 +369,6 @@ export async function deleteSubscription(id: string, props: Record<string, unkno
     warnNotOurs(live, "not deleting it, it belongs to a newer declaration");
     return;
   }
-  queuedDeletes.set(`${target.shopKey}#${recorded.id}`, recorded);
+  deployment.queueDelete(target, recorded.id, recorded);
   await deletes.load(target, recorded.id);
 }
