@@ -1,0 +1,275 @@
+import { bytes, count, millis, seconds } from "./format";
+import { exponentBound, fitGrowth } from "./growth";
+import { type EngineSetting, settingLabel } from "./options";
+import { type BenchData, type DeploymentSample, findDeployment, perResource } from "./samples";
+
+/** The targets of issue 15. */
+export const GOALS = {
+  /** Goal 1: `__provider` bytes per resource. */
+  providerBytes: 400,
+  /** Goal 2: `up` and `destroy` each at most this long at {@link GOALS.defaultAtShops}, default settings. */
+  defaultOperationMs: 35_000,
+  defaultAtShops: 300,
+  /** Goal 3: time per resource at `linearTo` shops within `linearRatio` x that at `linearFrom`. */
+  linearRatio: 1.25,
+  linearFrom: 100,
+  linearTo: 1000,
+  /** Goal 4: API calls at `callsAtShops`. */
+  callsAtShops: 100,
+  upCalls: 300,
+  destroyCalls: 400,
+  /** Goal 5: our state at most this fraction of the naive provider's. */
+  naiveStateFraction: 0.1,
+} as const;
+
+/** Rounding allowance of the fitted exponent at the goal's boundary. */
+const FIT_TOLERANCE = 1e-9;
+
+/** The verdict of one goal row. */
+export type Verdict = "met" | "MISSED" | "not measured" | "info";
+
+/** One printed row: which goal, what was measured, its value, the target, the verdict. */
+export interface GoalRow {
+  readonly goal: string;
+  readonly measure: string;
+  readonly value: string;
+  readonly target: string;
+  readonly verdict: Verdict;
+}
+
+/** `met` when `ok`, `MISSED` otherwise. */
+export function verdict(ok: boolean): Verdict {
+  return ok ? "met" : "MISSED";
+}
+
+function notMeasured(goal: string, measure: string, target: string, how: string): GoalRow {
+  return { goal, measure, value: `(${how})`, target, verdict: "not measured" };
+}
+
+function ours(data: BenchData): DeploymentSample[] {
+  return data.deployments.filter((d) => d.contender === "ours");
+}
+
+function sizesOf(samples: readonly DeploymentSample[]): number[] {
+  return [...new Set(samples.map((s) => s.shops))].sort((a, b) => a - b);
+}
+
+function bytesRows(data: BenchData): GoalRow[] {
+  const rows: GoalRow[] = [];
+  for (const shops of sizesOf(ours(data))) {
+    const sample = ours(data).find((d) => d.shops === shops);
+    if (sample === undefined) continue;
+    rows.push({
+      goal: "1 bytes",
+      measure: `\`__provider\` per resource, S = ${count(shops)}`,
+      value: bytes(sample.providerBytes),
+      target: `<= ${bytes(GOALS.providerBytes)}`,
+      verdict: verdict(sample.providerBytes <= GOALS.providerBytes),
+    });
+    rows.push({
+      goal: "1 bytes",
+      measure: `stack file per resource, S = ${count(shops)}`,
+      value: bytes(perResource(sample.stateBytes, sample.resources)),
+      target: "as small as the provider allows",
+      verdict: "info",
+    });
+  }
+  return rows;
+}
+
+function defaultSettingsRows(data: BenchData): GoalRow[] {
+  const sample = findDeployment(data, "ours", "default", GOALS.defaultAtShops);
+  const target = `<= ${seconds(GOALS.defaultOperationMs)}`;
+  return (["up", "destroy"] as const).map((op) => {
+    const measure = `\`${op}\` at S = ${GOALS.defaultAtShops}, default settings`;
+    if (sample === undefined) {
+      return notMeasured(
+        "2 default settings",
+        measure,
+        target,
+        "needs BENCH_SHOPS with 300, BENCH_SETTINGS with default",
+      );
+    }
+    const ms = op === "up" ? sample.upMs : sample.destroyMs;
+    return {
+      goal: "2 default settings",
+      measure,
+      value: seconds(ms),
+      target,
+      verdict: verdict(ms <= GOALS.defaultOperationMs),
+    };
+  });
+}
+
+/** The samples the exponent is fitted on: S >= `fitMinShops` when at least two sizes qualify, else all. */
+export function fitSamples(samples: readonly DeploymentSample[], fitMinShops: number): DeploymentSample[] {
+  const large = samples.filter((s) => s.shops >= fitMinShops);
+  return new Set(large.map((s) => s.shops)).size >= 2 ? large : [...samples];
+}
+
+function linearRows(
+  data: BenchData,
+  settings: readonly EngineSetting[],
+  safe: EngineSetting,
+  fitMinShops: number,
+): GoalRow[] {
+  const rows: GoalRow[] = [];
+  // The bound is where the ratio goal sits exactly; allow for rounding of the least-squares sums.
+  const bound = exponentBound(GOALS.linearRatio, GOALS.linearTo / GOALS.linearFrom) + FIT_TOLERANCE;
+  for (const setting of settings) {
+    const samples = ours(data).filter((d) => d.setting === setting);
+    for (const s of samples) {
+      rows.push({
+        goal: "3 linear",
+        measure: `time per resource up / destroy, S = ${count(s.shops)}, ${settingLabel(setting)}`,
+        value: `${millis(perResource(s.upMs, s.resources))} / ${millis(perResource(s.destroyMs, s.resources))}`,
+        target: "flat in S",
+        verdict: "info",
+      });
+    }
+    const used = fitSamples(samples, fitMinShops);
+    const up = fitGrowth(used.map((s) => ({ resources: s.resources, ms: s.upMs })));
+    const destroy = fitGrowth(used.map((s) => ({ resources: s.resources, ms: s.destroyMs })));
+    const measure = `growth exponent up / destroy, ${settingLabel(setting)}${setting === safe ? " (safe)" : ""}, S = ${sizesOf(used).join(", ")}`;
+    const target = setting === safe ? `<= ${bound.toFixed(2)} (1 is linear)` : "1 is linear";
+    if (up === undefined || destroy === undefined) {
+      rows.push(notMeasured("3 linear", measure, target, "needs two sizes"));
+      continue;
+    }
+    rows.push({
+      goal: "3 linear",
+      measure,
+      value: `${up.exponent.toFixed(2)} / ${destroy.exponent.toFixed(2)}`,
+      target,
+      verdict: setting === safe ? verdict(up.exponent <= bound && destroy.exponent <= bound) : "info",
+    });
+  }
+  const from = findDeployment(data, "ours", safe, GOALS.linearFrom);
+  const to = findDeployment(data, "ours", safe, GOALS.linearTo);
+  for (const op of ["up", "destroy"] as const) {
+    const measure = `\`${op}\` time per resource at S = 1,000 / at S = 100, ${settingLabel(safe)} (safe)`;
+    const target = `<= ${GOALS.linearRatio}x`;
+    if (from === undefined || to === undefined) {
+      rows.push(
+        notMeasured(
+          "3 linear",
+          measure,
+          target,
+          `needs BENCH_SHOPS with 100 and 1000, BENCH_SETTINGS with ${safe}`,
+        ),
+      );
+      continue;
+    }
+    const key = op === "up" ? "upMs" : "destroyMs";
+    const ratio = perResource(to[key], to.resources) / perResource(from[key], from.resources);
+    rows.push({
+      goal: "3 linear",
+      measure,
+      value: `${ratio.toFixed(2)}x`,
+      target,
+      verdict: verdict(ratio <= GOALS.linearRatio),
+    });
+  }
+  return rows;
+}
+
+function callRows(data: BenchData, settings: readonly EngineSetting[]): GoalRow[] {
+  const rows: GoalRow[] = [];
+  for (const setting of settings) {
+    const sample = findDeployment(data, "ours", setting, GOALS.callsAtShops);
+    for (const op of ["up", "destroy"] as const) {
+      const budget = op === "up" ? GOALS.upCalls : GOALS.destroyCalls;
+      const measure = `API calls of \`${op}\` at S = ${GOALS.callsAtShops}, ${settingLabel(setting)}`;
+      if (sample === undefined) {
+        rows.push(notMeasured("4 API calls", measure, `<= ${budget}`, "needs BENCH_SHOPS with 100"));
+        continue;
+      }
+      const calls = op === "up" ? sample.upCalls : sample.destroyCalls;
+      rows.push({
+        goal: "4 API calls",
+        measure,
+        value: count(calls),
+        target: `<= ${budget}`,
+        verdict: verdict(calls <= budget),
+      });
+    }
+  }
+  return rows;
+}
+
+function naiveRows(data: BenchData): GoalRow[] {
+  const rows: GoalRow[] = [];
+  const naive = data.deployments.filter((d) => d.contender === "naive");
+  for (const theirs of naive) {
+    const mine = findDeployment(data, "ours", theirs.setting, theirs.shops);
+    const where = `S = ${count(theirs.shops)}, ${settingLabel(theirs.setting)}`;
+    if (mine === undefined) {
+      rows.push(
+        notMeasured("5 vs naive", `ours faster, ${where}`, "both lower", "ours not run at this size"),
+      );
+      continue;
+    }
+    rows.push({
+      goal: "5 vs naive",
+      measure: `ours faster (up, destroy), ${where}`,
+      value: `${seconds(mine.upMs)} vs ${seconds(theirs.upMs)}, ${seconds(mine.destroyMs)} vs ${seconds(theirs.destroyMs)}`,
+      target: "both lower",
+      verdict: verdict(mine.upMs < theirs.upMs && mine.destroyMs < theirs.destroyMs),
+    });
+    rows.push({
+      goal: "5 vs naive",
+      measure: `fewer destroy calls, ${where}`,
+      value: `${count(mine.destroyCalls)} vs ${count(theirs.destroyCalls)}`,
+      target: "lower",
+      verdict: verdict(mine.destroyCalls < theirs.destroyCalls),
+    });
+    const share = mine.stateBytes / theirs.stateBytes;
+    rows.push({
+      goal: "5 vs naive",
+      measure: `state bytes a tenth of naive's, ${where}`,
+      value: `${bytes(mine.stateBytes)} vs ${bytes(theirs.stateBytes)} (${(100 * share).toFixed(0)}%)`,
+      target: `<= ${100 * GOALS.naiveStateFraction}%`,
+      verdict: verdict(share <= GOALS.naiveStateFraction),
+    });
+  }
+  if (naive.length === 0)
+    rows.push(
+      notMeasured(
+        "5 vs naive",
+        "ours against the naive provider",
+        "faster, fewer calls, 1/10 bytes",
+        "BENCH_NAIVE_SHOPS=none",
+      ),
+    );
+  return rows;
+}
+
+function fleetRows(data: BenchData): GoalRow[] {
+  const f = data.fleet;
+  const measure = "1,000 shops as 10 stacks of 100 vs one stack of 1,000";
+  if (f === undefined) return [notMeasured("6 fleet", measure, "(comparison)", "run with BENCH_FLEET=1")];
+  return [
+    {
+      goal: "6 fleet",
+      measure: `${count(f.shops)} shops as ${f.stacks} stacks of ${count(f.shops / f.stacks)} vs one stack (up, destroy)`,
+      value: `${seconds(f.manyStacksUpMs)} vs ${seconds(f.oneStackUpMs)}, ${seconds(f.manyStacksDestroyMs)} vs ${seconds(f.oneStackDestroyMs)}`,
+      target: "(comparison)",
+      verdict: "info",
+    },
+  ];
+}
+
+/** Every goal of issue 15 as rows, judged on `data`. */
+export function goalRows(
+  data: BenchData,
+  options: { settings: readonly EngineSetting[]; safeSetting: EngineSetting; fitMinShops: number },
+): GoalRow[] {
+  return [
+    ...bytesRows(data),
+    ...defaultSettingsRows(data),
+    ...linearRows(data, options.settings, options.safeSetting, options.fitMinShops),
+    ...callRows(data, options.settings),
+    ...naiveRows(data),
+    ...fleetRows(data),
+  ];
+}

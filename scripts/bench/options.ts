@@ -1,0 +1,106 @@
+/** The engine settings the benchmark compares. */
+export const ENGINE_SETTINGS = ["default", "skip"] as const;
+
+/** `default`: the engine saves state after every step; `skip`: `PULUMI_SKIP_CHECKPOINTS=true`, one save at the end. */
+export type EngineSetting = (typeof ENGINE_SETTINGS)[number];
+
+/** The environment of the CLI (and the provider it starts) for `setting`. */
+export function settingEnv(setting: EngineSetting): Record<string, string> {
+  return setting === "skip" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {};
+}
+
+/** A human label of `setting`. */
+export function settingLabel(setting: EngineSetting): string {
+  return setting === "skip" ? "PULUMI_SKIP_CHECKPOINTS=true" : "default";
+}
+
+/** What `npm run bench` measures, from the environment. */
+export interface BenchOptions {
+  /** Fleet sizes S (shops, 3 hooks each) of our provider and of the plain script. */
+  readonly shops: readonly number[];
+  /** Runs per size; every figure is the median. */
+  readonly runs: number;
+  /** Fleet sizes of the naive provider. */
+  readonly naiveShops: readonly number[];
+  /** The engine settings measured. */
+  readonly settings: readonly EngineSetting[];
+  /** The setting a SIGKILL-mid-`up` test showed safe: the linear-scaling goal is judged on it. */
+  readonly safeSetting: EngineSetting;
+  /** Smallest S used for the growth-exponent fit (smaller fleets are dominated by the CLI's start-up). */
+  readonly fitMinShops: number;
+  /** Also run goal 6 (1,000 shops as 10 stacks of 100 versus one stack of 1,000). */
+  readonly fleet: boolean;
+  /** Stacks deployed side by side in goal 6. */
+  readonly fleetConcurrency: number;
+  /** Also run the per-operation API-call table and the cold-start figures. */
+  readonly details: boolean;
+}
+
+/** Defaults: the sizes the issue's goals name. */
+export const DEFAULT_OPTIONS: BenchOptions = {
+  shops: [10, 100, 300, 1000],
+  runs: 1,
+  naiveShops: [10, 100, 300],
+  settings: ENGINE_SETTINGS,
+  safeSetting: "default",
+  fitMinShops: 100,
+  fleet: false,
+  fleetConcurrency: 4,
+  details: true,
+};
+
+function sizes(name: string, value: string | undefined, fallback: readonly number[]): readonly number[] {
+  if (value === undefined || value.trim() === "") return fallback;
+  const parsed = value.split(",").map((part) => Number(part.trim()));
+  if (parsed.some((n) => !Number.isInteger(n) || n < 1)) {
+    throw new Error(`${name}="${value}": expected positive integers separated by commas, e.g. 10,100,300`);
+  }
+  return [...new Set(parsed)].sort((a, b) => a - b);
+}
+
+function setting(name: string, value: string): EngineSetting {
+  const found = ENGINE_SETTINGS.find((s) => s === value.trim());
+  if (found === undefined)
+    throw new Error(`${name}="${value}": expected one of ${ENGINE_SETTINGS.join(", ")}`);
+  return found;
+}
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name}="${value}": expected a positive integer`);
+  return n;
+}
+
+/**
+ * Reads BENCH_SHOPS, BENCH_RUNS, BENCH_NAIVE_SHOPS (`0` or `none`: no naive runs), BENCH_SETTINGS
+ * (`default,skip`), BENCH_SAFE_SETTING, BENCH_FIT_MIN_SHOPS, BENCH_FLEET=1,
+ * BENCH_FLEET_CONCURRENCY and BENCH_DETAILS=0.
+ * Throws a message naming the variable for a value it cannot use.
+ */
+export function parseOptions(env: Readonly<Record<string, string | undefined>>): BenchOptions {
+  const naive = env.BENCH_NAIVE_SHOPS?.trim();
+  const settings =
+    env.BENCH_SETTINGS === undefined || env.BENCH_SETTINGS.trim() === ""
+      ? DEFAULT_OPTIONS.settings
+      : [...new Set(env.BENCH_SETTINGS.split(",").map((s) => setting("BENCH_SETTINGS", s)))];
+  return {
+    shops: sizes("BENCH_SHOPS", env.BENCH_SHOPS, DEFAULT_OPTIONS.shops),
+    runs: positive("BENCH_RUNS", env.BENCH_RUNS, DEFAULT_OPTIONS.runs),
+    naiveShops:
+      naive === "0" || naive === "none" ? [] : sizes("BENCH_NAIVE_SHOPS", naive, DEFAULT_OPTIONS.naiveShops),
+    settings,
+    safeSetting:
+      env.BENCH_SAFE_SETTING === undefined || env.BENCH_SAFE_SETTING.trim() === ""
+        ? DEFAULT_OPTIONS.safeSetting
+        : setting("BENCH_SAFE_SETTING", env.BENCH_SAFE_SETTING),
+    fitMinShops: positive("BENCH_FIT_MIN_SHOPS", env.BENCH_FIT_MIN_SHOPS, DEFAULT_OPTIONS.fitMinShops),
+    fleet: env.BENCH_FLEET === "1" || env.BENCH_FLEET === "true",
+    fleetConcurrency: positive(
+      "BENCH_FLEET_CONCURRENCY",
+      env.BENCH_FLEET_CONCURRENCY,
+      DEFAULT_OPTIONS.fleetConcurrency,
+    ),
+    details: !(env.BENCH_DETAILS === "0" || env.BENCH_DETAILS === "false"),
+  };
+}

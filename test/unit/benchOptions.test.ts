@@ -1,0 +1,48 @@
+/** The environment knobs of `npm run bench`. */
+import { describe, expect, it } from "vitest";
+import { DEFAULT_OPTIONS, parseOptions, settingEnv } from "../../scripts/bench/options";
+
+describe("parseOptions", () => {
+  it("defaults to the sizes and settings the goals of issue 15 name", () => {
+    expect(parseOptions({})).toEqual(DEFAULT_OPTIONS);
+    expect(DEFAULT_OPTIONS.shops).toEqual([10, 100, 300, 1000]);
+    expect(DEFAULT_OPTIONS.naiveShops).toEqual([10, 100, 300]);
+    expect(DEFAULT_OPTIONS.settings).toEqual(["default", "skip"]);
+  });
+
+  it("reads small sizes, one setting, the safe setting and the fleet switch", () => {
+    const options = parseOptions({
+      BENCH_SHOPS: "10, 1,10",
+      BENCH_RUNS: "2",
+      BENCH_NAIVE_SHOPS: "none",
+      BENCH_SETTINGS: "skip",
+      BENCH_SAFE_SETTING: "skip",
+      BENCH_FLEET: "1",
+      BENCH_DETAILS: "0",
+    });
+    expect(options).toMatchObject({
+      shops: [1, 10],
+      runs: 2,
+      naiveShops: [],
+      settings: ["skip"],
+      safeSetting: "skip",
+      fleet: true,
+      details: false,
+    });
+  });
+
+  it("refuses a value it cannot use, naming the variable", () => {
+    expect(() => parseOptions({ BENCH_SHOPS: "10,abc" })).toThrow(/BENCH_SHOPS="10,abc"/);
+    expect(() => parseOptions({ BENCH_SHOPS: "0" })).toThrow(/BENCH_SHOPS/);
+    expect(() => parseOptions({ BENCH_RUNS: "1.5" })).toThrow(/BENCH_RUNS/);
+    expect(() => parseOptions({ BENCH_SETTINGS: "default,fast" })).toThrow(
+      /BENCH_SETTINGS="fast".*default, skip/,
+    );
+    expect(() => parseOptions({ BENCH_SAFE_SETTING: "yes" })).toThrow(/BENCH_SAFE_SETTING/);
+  });
+
+  it("passes PULUMI_SKIP_CHECKPOINTS=true to the engine for skip, and nothing for default", () => {
+    expect(settingEnv("skip")).toEqual({ PULUMI_SKIP_CHECKPOINTS: "true" });
+    expect(settingEnv("default")).toEqual({});
+  });
+});
