@@ -1,148 +1,73 @@
 /**
- * `npm run bench`: API calls per operation against their minimum, `pulumi up`/`destroy` of S shops x 3 hooks
- * against a plain undici script, the size of `__provider`, cold start, and the simulator's own figures.
- * Prints markdown and writes bench/results/bench.md and bench.json. BENCH_RUNS (default 3) runs per size;
- * BENCH_SHOPS (default "1,10,100") the fleet sizes. Every figure is a median.
+ * `npm run bench`: every goal of issue 15 as a row with its measured value and verdict. Measures `up` and
+ * `destroy` of S shops x 3 hooks with our provider and with a naive one (scripts/bench/naive) under the default
+ * engine settings and PULUMI_SKIP_CHECKPOINTS=true, the plain script as the lower bound, and optionally the
+ * fleet of goal 6. Knobs: see {@link parseOptions} (BENCH_SHOPS, BENCH_RUNS, BENCH_NAIVE_SHOPS, BENCH_SETTINGS,
+ * BENCH_SAFE_SETTING, BENCH_FIT_MIN_SHOPS, BENCH_FLEET, BENCH_FLEET_CONCURRENCY, BENCH_DETAILS). Writes
+ * bench/results/bench.md, bench.json and time-per-resource.svg.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { measureApiCalls } from "./apiCalls";
-import { measureColdStart } from "./coldStart";
-import { ADDED_LATENCY_MS, measureScaling, PARALLEL, type ScalingResult, serializationMs } from "./scaling";
-import { markdownTable, ms } from "./table";
+import { timePerResourceChart } from "./chart";
+import { measureDetails } from "./details";
+import { measureFleetGoal } from "./fleetGoal";
+import { goalRows } from "./goals";
+import { parseOptions } from "./options";
+import { benchHeader, GOAL_NOTES, goalTable, scalingTable } from "./report";
+import type { DeploymentSample, PlainSample } from "./samples";
+import { ADDED_LATENCY_MS, measureDeployment, measurePlain, PARALLEL } from "./scaling";
+import { lineChartSvg } from "./svgChart";
 
-const REPO_ROOT = resolve(__dirname, "..", "..", "..");
-const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
-/** Goal: what is ours is at most this share of `up` at the largest fleet. */
-const OURS_GOAL_SHARE = 0.1;
-/** Goal: `__provider` per resource. */
-const PROVIDER_BYTES_GOAL = 8 * 1024;
-
-function simulatorFigures(): string {
-  const file = join(RESULTS_DIR, "sim.json");
-  if (!existsSync(file)) return "No simulator figures yet: run `npm run bench:sim`.";
-  const sim = JSON.parse(readFileSync(file, "utf8")) as {
-    at?: string;
-    results?: Array<{
-      scenario: string;
-      requestsPerSecond: number;
-      p50Ms: number;
-      p99Ms: number;
-      non2xx: number;
-    }>;
-  };
-  const rows = (sim.results ?? []).map((r) => [r.scenario, r.requestsPerSecond, r.p50Ms, r.p99Ms, r.non2xx]);
-  if (rows.length === 0) return "Simulator figures: see bench/results/sim.md.";
-  const table = markdownTable(["scenario (npm run bench:sim)", "req/s", "p50 ms", "p99 ms", "non-2xx"], rows);
-  return `${table}
-
-Measured ${sim.at ?? "earlier"}; goal >= 5,000 GET req/s and p99 < 10 ms.`;
-}
-
-function scalingTable(results: readonly ScalingResult[], serializeMs: number, coldStartMs: number): string {
-  return markdownTable(
-    [
-      "S shops",
-      "resources",
-      "pulumi up",
-      "plain script",
-      "ratio",
-      "provider start",
-      "serialization",
-      "HTTP (plain)",
-      "engine + CLI",
-      "ours share",
-      "pulumi destroy",
-      "plain destroy",
-      "destroy ratio",
-      "API calls up / destroy",
-      "__provider bytes",
-    ],
-    results.map((r) => {
-      const ours = coldStartMs + serializeMs;
-      const engineMs = r.upMs - ours - r.plainUpMs;
-      return [
-        r.shops,
-        r.resources,
-        ms(r.upMs),
-        ms(r.plainUpMs),
-        (r.upMs / r.plainUpMs).toFixed(1),
-        ms(coldStartMs),
-        `${serializeMs.toFixed(1)} ms`,
-        ms(r.plainUpMs),
-        ms(engineMs),
-        `${((100 * ours) / r.upMs).toFixed(1)}%`,
-        ms(r.destroyMs),
-        ms(r.plainDestroyMs),
-        (r.destroyMs / r.plainDestroyMs).toFixed(1),
-        `${r.upCalls} / ${r.destroyCalls}`,
-        r.providerBytes,
-      ];
-    }),
-  );
-}
+const RESULTS_DIR = resolve(__dirname, "..", "..", "..", "bench", "results");
+const CHART_FILE = "time-per-resource.svg";
 
 async function main(): Promise<void> {
-  const runs = Number(process.env.BENCH_RUNS ?? 3);
-  const sizes = (process.env.BENCH_SHOPS ?? "1,10,100").split(",").map(Number);
-  console.log(
-    `Benchmark: ${runs} run(s) per size, sizes ${sizes.join(", ")}, ${ADDED_LATENCY_MS} ms added latency, --parallel ${PARALLEL}\n`,
-  );
+  const options = parseOptions(process.env);
+  const header = benchHeader(options, ADDED_LATENCY_MS, PARALLEL);
+  console.log(`${header}\n`);
 
-  const calls = await measureApiCalls();
-  console.log(`## 1. API calls per operation (1 shop, 3 hooks)\n\n${calls.markdown}\n`);
-
-  const cold = await measureColdStart(Math.max(runs, 3));
-  const serializeMs = await serializationMs();
-  const coldTable = markdownTable(
-    ["measure", "median"],
-    [
-      ["node start -> first API request (our runtime only)", ms(cold.runtimeOnlyMs)],
-      [
-        "node start -> first API request (after loading Pulumi's provider host modules)",
-        ms(cold.withPulumiHostMs),
-      ],
-      ["require('pulumi-shipping-webhooks/runtime')", `${cold.requireRuntimeMs.toFixed(1)} ms`],
-      ["serialize the provider (once per program run, cached by the SDK)", `${serializeMs.toFixed(1)} ms`],
-    ],
-  );
-  console.log(`## 4. Cold start and serialization\n\n${coldTable}\n`);
-
-  const scaling: ScalingResult[] = [];
-  for (const shops of sizes) {
-    console.log(`... S = ${shops}`);
-    scaling.push(await measureScaling(shops, runs));
+  const deployments: DeploymentSample[] = [];
+  const plain: PlainSample[] = [];
+  const allSizes = [...new Set([...options.shops, ...options.naiveShops])].sort((a, b) => a - b);
+  for (const shops of allSizes) {
+    for (const setting of options.settings) {
+      if (options.shops.includes(shops))
+        deployments.push(await measureDeployment("ours", setting, shops, options.runs));
+      if (options.naiveShops.includes(shops)) {
+        deployments.push(await measureDeployment("naive", setting, shops, options.runs));
+      }
+    }
+    plain.push(await measurePlain(shops, options.runs));
   }
-  const ourColdMs = cold.runtimeOnlyMs;
-  const table = scalingTable(scaling, serializeMs, ourColdMs);
-  const largest = scaling[scaling.length - 1];
-  const share = largest ? (ourColdMs + serializeMs) / largest.upMs : Number.NaN;
-  const maxBytes = Math.max(...scaling.map((r) => r.providerBytes));
-  const verdicts = [
-    `- Ours (provider start + serialization) at S = ${largest?.shops}: ${(100 * share).toFixed(1)}% of up (goal <= ${100 * OURS_GOAL_SHARE}%): ${share <= OURS_GOAL_SHARE ? "met" : "MISSED"}`,
-    `- __provider per resource: ${maxBytes} bytes (goal <= ${PROVIDER_BYTES_GOAL}, no growth with S): ${maxBytes <= PROVIDER_BYTES_GOAL && new Set(scaling.map((r) => r.providerBytes)).size === 1 ? "met" : "MISSED"}`,
-    `- Excess API calls: ${calls.rows.some((r) => r.calls > r.budget) ? "YES (a bug)" : "none"}`,
-  ].join("\n");
-  console.log(
-    `## 2-3. pulumi up / destroy vs a plain script (${ADDED_LATENCY_MS} ms latency)\n\n${table}\n\n${verdicts}\n`,
-  );
-  const sim = simulatorFigures();
-  console.log(`## 5. Simulator\n\n${sim}\n`);
+  const fleet = options.fleet
+    ? await measureFleetGoal(options.fleetConcurrency, ADDED_LATENCY_MS)
+    : undefined;
+  const data = { deployments, plain, fleet };
+  const details = options.details ? await measureDetails(options.runs, deployments) : undefined;
 
-  const markdown = [
-    `# Benchmark (${new Date().toISOString()}, ${runs} run(s) per size, medians)`,
-    `## 1. API calls per operation\n\n${calls.markdown}`,
-    `## 2-3. pulumi up / destroy vs a plain script (${ADDED_LATENCY_MS} ms latency, --parallel ${PARALLEL})\n\n${table}\n\n${verdicts}\n\n"engine + CLI" = pulumi up - provider start - serialization - HTTP (the plain script's time for the same calls at the same concurrency); it includes the CLI's own start and the Automation API's gRPC language runtime.`,
-    `## 4. Cold start and serialization\n\n${coldTable}`,
-    `## 5. Simulator\n\n${sim}`,
-  ].join("\n\n");
+  const goals = goalRows(data, options);
+  const chart = timePerResourceChart(data);
+  const sections = [
+    `## Goals of issue 15\n\n${goalTable(goals)}\n\n${GOAL_NOTES}`,
+    `## Every fleet measured\n\n${scalingTable(data)}`,
+    `## Time per resource\n\n![up: time per resource against S](${CHART_FILE})`,
+    ...(details === undefined ? [] : [details.markdown]),
+  ];
+  const markdown = [`# Benchmark\n\n${header}`, ...sections].join("\n\n");
+  console.log(`\n${sections.join("\n\n")}\n`);
+
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(join(RESULTS_DIR, "bench.md"), `${markdown}\n`);
+  writeFileSync(join(RESULTS_DIR, CHART_FILE), lineChartSvg(chart));
   writeFileSync(
     join(RESULTS_DIR, "bench.json"),
-    `${JSON.stringify({ runs, calls: calls.rows, cold, serializeMs, scaling }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), options, latencyMs: ADDED_LATENCY_MS, parallel: PARALLEL, ...data, goals, details: details?.json }, null, 2)}\n`,
   );
-  console.log(`Written: bench/results/bench.md, bench/results/bench.json`);
+  console.log(`Written: bench/results/bench.md, bench.json, ${CHART_FILE}`);
+  const missed = goals.filter((g) => g.verdict === "MISSED").length;
+  console.log(
+    `${goals.length} goal rows: ${missed} missed, ${goals.filter((g) => g.verdict === "met").length} met.`,
+  );
 }
 
 main().catch((error: unknown) => {

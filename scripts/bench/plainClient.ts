@@ -20,9 +20,9 @@ function auth(seed: ShopSeed): string {
 }
 
 /**
- * The baseline: a plain script making the HTTP calls the provider makes for `up` (per shop one listing and
- * one POST per hook) and for `destroy` (per shop one GET and one DELETE of its ids), with undici at the
- * same concurrency. Returns the wall time in ms.
+ * The lower bound: a plain script making the fewest calls the API allows, with undici at the same concurrency.
+ * `up`: per shop one listing (the adoption check) and one POST of its three hooks. `destroy`: per shop one
+ * GET of its ids (the guard) and one DELETE of them. Returns the wall time in ms.
  */
 export async function plainRun(
   baseUrl: string,
@@ -48,33 +48,21 @@ export async function plainRun(
     await response.body.text();
   };
   const started = performance.now();
-  if (op === "up") {
-    await pooled(
-      seeds.map((seed) => () => call(seed, "GET", "/webhook_subscriptions/")),
-      concurrency,
-    );
-    const posts = seeds.flatMap((seed) =>
-      HOOKS.map(
-        (hook) => () =>
-          call(
-            seed,
-            "POST",
-            "/webhook_subscriptions",
-            JSON.stringify({
-              data: { webhook_subscriptions: [{ hook, url: callbackUrl(seed.name, hook) }] },
-            }),
-          ),
-      ),
-    );
-    await pooled(posts, concurrency);
-  } else {
-    const tasks = seeds.map((seed) => async () => {
-      const shopIds = (ids?.get(seed.name) ?? []).join(";");
-      await call(seed, "GET", `/webhook_subscriptions/${shopIds}`);
-      await call(seed, "DELETE", `/webhook_subscriptions/${shopIds}`);
-    });
-    await pooled(tasks, concurrency);
-  }
+  const tasks = seeds.map((seed) =>
+    op === "up"
+      ? async () => {
+          await call(seed, "GET", "/webhook_subscriptions/");
+          const hooks = HOOKS.map((hook) => ({ hook, url: callbackUrl(seed.name, hook) }));
+          const body = JSON.stringify({ data: { webhook_subscriptions: hooks } });
+          await call(seed, "POST", "/webhook_subscriptions", body);
+        }
+      : async () => {
+          const shopIds = (ids?.get(seed.name) ?? []).join(";");
+          await call(seed, "GET", `/webhook_subscriptions/${shopIds}`);
+          await call(seed, "DELETE", `/webhook_subscriptions/${shopIds}`);
+        },
+  );
+  await pooled(tasks, concurrency);
   const elapsed = performance.now() - started;
   await pool.close();
   return elapsed;

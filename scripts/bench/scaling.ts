@@ -1,31 +1,25 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { HOOKS } from "../../provider";
 import { webhookSubscriptionProvider } from "../../provider/dynamicProvider";
-import { startSimulator } from "../../simulator";
+import { type RunningSimulator, type ShopSeed, startSimulator } from "../../simulator";
 import { fleetProgram, shopSeeds, shopsConfig } from "./fleet";
+import { naiveFleetProgram } from "./naive/program";
+import { type EngineSetting, settingEnv } from "./options";
 import { plainRun } from "./plainClient";
+import type { Contender, DeploymentSample, PlainSample } from "./samples";
+import { stateFigures } from "./stateFile";
 import { median } from "./table";
-import { benchStack, timed } from "./workspace";
+import { BENCH_STACK_NAME, benchStack, timed } from "./workspace";
 
 /** Added latency of every API call, as a distant service would have. */
 export const ADDED_LATENCY_MS = 50;
-/** Pulumi's default --parallel, used by the plain script too. */
+/** Pulumi's default --parallel on this 2-core machine, used by the plain script too. */
 export const PARALLEL = 8;
+/** Room in the simulator's request log for the largest fleet's calls. */
+const REQUEST_LOG_LIMIT = 100_000;
 
-/** Medians of one fleet size. */
-export interface ScalingResult {
-  readonly shops: number;
-  readonly resources: number;
-  readonly upMs: number;
-  readonly plainUpMs: number;
-  readonly destroyMs: number;
-  readonly plainDestroyMs: number;
-  readonly upCalls: number;
-  readonly destroyCalls: number;
-  readonly providerBytes: number;
-}
-
-/** Time to serialize the provider once (the SDK caches it per provider object for the rest of the run). */
+/** Time to serialize our provider once (the SDK caches it per provider object for the rest of the run). */
 export async function serializationMs(): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -36,45 +30,138 @@ export async function serializationMs(): Promise<number> {
   return median(samples);
 }
 
-/** Item 2 and 3: `up` and `destroy` of S shops x 3 hooks, against a plain script; medians of `runs`. */
-export async function measureScaling(shops: number, runs: number): Promise<ScalingResult> {
-  const seeds = shopSeeds(shops);
-  const sim = await startSimulator({ shops: seeds, requestLogLimit: 100_000 });
-  const samples: Array<Omit<ScalingResult, "shops" | "resources">> = [];
-  try {
-    for (let run = 0; run < runs; run++) {
-      sim.reset();
-      sim.addFault({ kind: "latency", ms: ADDED_LATENCY_MS });
-      const stack = await benchStack(
-        `s${shops}`,
-        fleetProgram(
-          () => seeds,
-          () => 1,
-        ),
-        {
-          "shipping:shops": { value: shopsConfig(seeds, sim.baseUrl), secret: true },
-        },
-      );
-      const upMs = await timed(() => stack.up({ parallel: PARALLEL }), `up S=${shops}`);
-      const upCalls = sim.requests().length;
-      const exported = await stack.exportStack();
-      const resources = (
-        (exported.deployment as { resources?: Array<{ type: string; outputs?: { __provider?: string } }> })
-          .resources ?? []
-      ).filter((r) => r.type.endsWith("WebhookSubscription"));
-      const providerBytes = median(resources.map((r) => Buffer.byteLength(r.outputs?.__provider ?? "")));
-      if (resources.length !== shops * HOOKS.length)
-        throw new Error(`expected ${shops * HOOKS.length} resources, got ${resources.length}`);
-      sim.clearRequests();
-      const destroyMs = await timed(() => stack.destroy({ parallel: PARALLEL }), `destroy S=${shops}`);
-      const destroyCalls = sim.requests().length;
+function liveSubscriptions(sim: RunningSimulator): number {
+  return Object.values(sim.state().shops).reduce((sum, subs) => sum + subs.length, 0);
+}
 
-      sim.reset();
-      sim.addFault({ kind: "latency", ms: ADDED_LATENCY_MS });
-      const plainUpMs = await plainRun(sim.baseUrl, seeds, "up", PARALLEL);
+async function freshSimulator(sim: RunningSimulator): Promise<void> {
+  await sim.reset();
+  sim.addFault({ kind: "latency", ms: ADDED_LATENCY_MS });
+}
+
+interface Contestant {
+  readonly program: PulumiFn;
+  readonly config: Record<string, { value: string; secret: boolean }>;
+  readonly typeSuffix: string;
+}
+
+function contestant(contender: Contender, seeds: readonly ShopSeed[], baseUrl: string): Contestant {
+  if (contender === "naive")
+    return { program: naiveFleetProgram(seeds, baseUrl), config: {}, typeSuffix: "NaiveWebhook" };
+  return {
+    program: fleetProgram(
+      () => seeds,
+      () => 1,
+    ),
+    config: { "shipping:shops": { value: shopsConfig(seeds, baseUrl), secret: true } },
+    typeSuffix: "WebhookSubscription",
+  };
+}
+
+type Measured = Omit<DeploymentSample, "contender" | "setting" | "shops" | "resources">;
+
+async function deployOnce(
+  sim: RunningSimulator,
+  seeds: readonly ShopSeed[],
+  contender: Contender,
+  setting: EngineSetting,
+  label: string,
+): Promise<Measured> {
+  await freshSimulator(sim);
+  const { program, config, typeSuffix } = contestant(contender, seeds, sim.baseUrl);
+  const bench = await benchStack(
+    `${contender}-${setting}-s${seeds.length}`,
+    program,
+    config,
+    settingEnv(setting),
+  );
+  try {
+    const upMs = await timed(() => bench.stack.up({ parallel: PARALLEL }), `${label}: up`);
+    const upCalls = sim.requests().length;
+    const state = stateFigures(bench.backendDir, BENCH_STACK_NAME, typeSuffix);
+    const expected = seeds.length * HOOKS.length;
+    if (state.resources !== expected || liveSubscriptions(sim) !== expected) {
+      throw new Error(
+        `${label}: expected ${expected} resources and subscriptions, got ${state.resources} in state, ${liveSubscriptions(sim)} live`,
+      );
+    }
+    sim.clearRequests();
+    const destroyMs = await timed(() => bench.stack.destroy({ parallel: PARALLEL }), `${label}: destroy`);
+    const destroyCalls = sim.requests().length;
+    if (liveSubscriptions(sim) !== 0)
+      throw new Error(`${label}: destroy left ${liveSubscriptions(sim)} subscriptions`);
+    return {
+      upMs,
+      destroyMs,
+      upCalls,
+      destroyCalls,
+      providerBytes: state.providerBytes,
+      stateBytes: state.stateBytes,
+    };
+  } finally {
+    bench.remove();
+  }
+}
+
+/** `up` then `destroy` of S shops x 3 hooks with `contender`'s provider under `setting`; medians of `runs`. */
+export async function measureDeployment(
+  contender: Contender,
+  setting: EngineSetting,
+  shops: number,
+  runs: number,
+): Promise<DeploymentSample> {
+  const seeds = shopSeeds(shops);
+  const sim = await startSimulator({ shops: seeds, requestLogLimit: REQUEST_LOG_LIMIT });
+  const samples: Measured[] = [];
+  try {
+    for (let run = 1; run <= runs; run++) {
+      samples.push(
+        await deployOnce(
+          sim,
+          seeds,
+          contender,
+          setting,
+          `${contender} ${setting} S=${shops} run ${run}/${runs}`,
+        ),
+      );
+    }
+  } finally {
+    await sim.close();
+  }
+  const med = (key: keyof Measured) => median(samples.map((s) => s[key]));
+  return {
+    contender,
+    setting,
+    shops,
+    resources: shops * HOOKS.length,
+    upMs: med("upMs"),
+    destroyMs: med("destroyMs"),
+    upCalls: med("upCalls"),
+    destroyCalls: med("destroyCalls"),
+    providerBytes: med("providerBytes"),
+    stateBytes: med("stateBytes"),
+  };
+}
+
+/** The plain script's `up` and `destroy` of the same fleet (the lower bound); medians of `runs`. */
+export async function measurePlain(shops: number, runs: number): Promise<PlainSample> {
+  const seeds = shopSeeds(shops);
+  const sim = await startSimulator({ shops: seeds, requestLogLimit: REQUEST_LOG_LIMIT });
+  const samples: Array<Omit<PlainSample, "shops" | "resources">> = [];
+  try {
+    for (let run = 1; run <= runs; run++) {
+      await freshSimulator(sim);
+      const upMs = await plainRun(sim.baseUrl, seeds, "up", PARALLEL);
+      const upCalls = sim.requests().length;
+      sim.clearRequests();
       const ids = new Map(seeds.map((s) => [s.name, sim.subscriptions(s.name).map((x) => x.id)]));
-      const plainDestroyMs = await plainRun(sim.baseUrl, seeds, "destroy", PARALLEL, ids);
-      samples.push({ upMs, plainUpMs, destroyMs, plainDestroyMs, upCalls, destroyCalls, providerBytes });
+      const destroyMs = await plainRun(sim.baseUrl, seeds, "destroy", PARALLEL, ids);
+      const destroyCalls = sim.requests().length;
+      if (liveSubscriptions(sim) !== 0) throw new Error(`plain S=${shops}: destroy left subscriptions`);
+      console.log(
+        `  plain S=${shops} run ${run}/${runs}: up ${(upMs / 1000).toFixed(1)} s, destroy ${(destroyMs / 1000).toFixed(1)} s`,
+      );
+      samples.push({ upMs, destroyMs, upCalls, destroyCalls });
     }
   } finally {
     await sim.close();
@@ -84,11 +171,8 @@ export async function measureScaling(shops: number, runs: number): Promise<Scali
     shops,
     resources: shops * HOOKS.length,
     upMs: med("upMs"),
-    plainUpMs: med("plainUpMs"),
     destroyMs: med("destroyMs"),
-    plainDestroyMs: med("plainDestroyMs"),
     upCalls: med("upCalls"),
     destroyCalls: med("destroyCalls"),
-    providerBytes: med("providerBytes"),
   };
 }
