@@ -101,10 +101,18 @@ function defaultSettingsRows(data: BenchData): GoalRow[] {
   });
 }
 
-/** The samples the exponent is fitted on: S >= `fitMinShops` when at least two sizes qualify, else all. */
-export function fitSamples(samples: readonly DeploymentSample[], fitMinShops: number): DeploymentSample[] {
+/**
+ * The samples the exponent is fitted on: S >= `fitMinShops` when at least two sizes qualify (`judged`), else
+ * all of them, printed but not judged (small fleets measure the CLI's start-up, not growth).
+ */
+export function fitSamples(
+  samples: readonly DeploymentSample[],
+  fitMinShops: number,
+): { used: DeploymentSample[]; judged: boolean } {
   const large = samples.filter((s) => s.shops >= fitMinShops);
-  return new Set(large.map((s) => s.shops)).size >= 2 ? large : [...samples];
+  return new Set(large.map((s) => s.shops)).size >= 2
+    ? { used: large, judged: true }
+    : { used: [...samples], judged: false };
 }
 
 function linearRows(
@@ -127,10 +135,10 @@ function linearRows(
         verdict: "info",
       });
     }
-    const used = fitSamples(samples, fitMinShops);
+    const { used, judged } = fitSamples(samples, fitMinShops);
     const up = fitGrowth(used.map((s) => ({ resources: s.resources, ms: s.upMs })));
     const destroy = fitGrowth(used.map((s) => ({ resources: s.resources, ms: s.destroyMs })));
-    const measure = `growth exponent up / destroy, ${settingLabel(setting)}${setting === safe ? " (safe)" : ""}, S = ${sizesOf(used).join(", ")}`;
+    const measure = `growth exponent up / destroy, ${settingLabel(setting)}${setting === safe ? " (safe)" : ""}, S = ${sizesOf(used).join(", ")}${judged ? "" : ` (not judged: fewer than two sizes >= ${fitMinShops})`}`;
     const target = setting === safe ? `<= ${bound.toFixed(2)} (1 is linear)` : "1 is linear";
     if (up === undefined || destroy === undefined) {
       rows.push(notMeasured("3 linear", measure, target, "needs two sizes"));
@@ -141,7 +149,8 @@ function linearRows(
       measure,
       value: `${up.exponent.toFixed(2)} / ${destroy.exponent.toFixed(2)}`,
       target,
-      verdict: setting === safe ? verdict(up.exponent <= bound && destroy.exponent <= bound) : "info",
+      verdict:
+        setting === safe && judged ? verdict(up.exponent <= bound && destroy.exponent <= bound) : "info",
     });
   }
   const from = findDeployment(data, "ours", safe, GOALS.linearFrom);

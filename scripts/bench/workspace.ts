@@ -43,11 +43,13 @@ export async function benchStack(
   return { stack, backendDir, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-/** Runs an engine operation under the deadline, prints a progress line, and returns its wall time in ms. */
+/** Runs an engine operation under the deadline, prints progress lines (start, end), and returns its wall time in ms. */
 export async function timed(operation: () => Promise<unknown>, what: string): Promise<number> {
+  const clock = () => new Date().toISOString().slice(11, 19);
+  console.log(`  [${clock()}] ${what} ...`);
   const started = performance.now();
   await withDeadline(operation(), BENCH_ENGINE_DEADLINE_MS, what);
   const elapsed = performance.now() - started;
-  console.log(`  [${new Date().toISOString().slice(11, 19)}] ${what}: ${(elapsed / 1000).toFixed(1)} s`);
+  console.log(`  [${clock()}] ${what}: ${(elapsed / 1000).toFixed(1)} s`);
   return elapsed;
 }

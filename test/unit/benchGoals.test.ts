@@ -102,6 +102,17 @@ describe("goal rows", () => {
     expect(Number(exponent.value.split(" / ")[0])).toBeGreaterThan(1.8);
   });
 
+  it("prints but does not judge an exponent fitted on fleets below BENCH_FIT_MIN_SHOPS (start-up dominated)", () => {
+    const startUpOnly = (shops: number) => sample("ours", "default", shops, { upMs: 7000, destroyMs: 5000 });
+    const all = rows({ deployments: [1, 10].map(startUpOnly), plain: [] });
+    expect(
+      row(all, "3", "growth exponent up / destroy, default (safe), S = 1, 10 (not judged"),
+    ).toMatchObject({
+      value: "0.00 / 0.00",
+      verdict: "info",
+    });
+  });
+
   it("a fleet whose time grows linearly meets goal 3 at any sizes; one that grows as n^1.5 misses it", () => {
     fc.assert(
       fc.property(fc.double({ min: 1, max: 200, noNaN: true }), fc.boolean(), (msPerResource, linear) => {
