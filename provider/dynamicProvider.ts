@@ -1,31 +1,16 @@
-import type * as pulumi from "@pulumi/pulumi";
-import type * as runtime from "./runtime";
-
 /**
- * The implementation is required by package name, at call time, inside the dynamic-provider process. The
- * engine stores this object's source in every resource's `__provider`; because only these few lines are
- * serialized (the rest is loaded from `node_modules`), `__provider` stays small, never holds a path of the
- * build machine or a credential, and an upgrade of the package takes effect without any diff.
+ * What the engine stores in every resource's `__provider`: the source of a module whose `handler` returns
+ * the provider. The dynamic-provider host compiles it with `require-from-string`, so its `require` resolves
+ * from the directory `pulumi` runs in, where the package is installed.
+ *
+ * It is this hand-written text instead of a closure serialized by `pulumi.runtime.serializeFunction` (about
+ * 2.5 KB) because the engine stores `__provider` twice per resource and writes the whole state for every
+ * step: the bytes cost time quadratically with the size of a stack. The text names only exports that every
+ * release of the package has had (so state written by a newer release still works after a downgrade), and it
+ * holds no path of the build machine and no credential. An upgrade of the package takes effect without a diff.
  */
-const RUNTIME_MODULE = "pulumi-shipping-webhooks/runtime";
+export const PROVIDER_MODULE =
+  'exports.handler=()=>{let r;try{r=require("pulumi-shipping-webhooks/runtime")}catch(e){if(e.code==="MODULE_NOT_FOUND")e.message="install pulumi-shipping-webhooks in "+process.cwd()+", the project that runs pulumi: "+e.message;throw e}return{configure:r.configure,check:r.check,diff:r.diff,create:r.create,read:r.read,delete:r.deleteSubscription}}';
 
-function implementation(): typeof runtime {
-  try {
-    return require(RUNTIME_MODULE);
-  } catch (error) {
-    if ((error as { code?: string }).code !== "MODULE_NOT_FOUND") throw error;
-    throw new Error(
-      `Cannot load ${RUNTIME_MODULE} from ${process.cwd()}: install the package in the project that runs pulumi (npm install pulumi-shipping-webhooks)`,
-    );
-  }
-}
-
-/** The dynamic provider of {@link WebhookSubscription}: a thin, serializable shim over `./runtime`. */
-export const webhookSubscriptionProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (req) => implementation().configure(req),
-  check: (olds, news) => implementation().check(olds, news),
-  diff: (id, olds, news) => implementation().diff(id, olds, news),
-  create: (inputs) => implementation().create(inputs),
-  read: (id, props) => implementation().read(id, props),
-  delete: (id, props) => implementation().deleteSubscription(id, props),
-};
+/** The resource type token of {@link PROVIDER_MODULE}'s resources: the one `pulumi.dynamic.Resource` gives. */
+export const RESOURCE_TYPE = "pulumi-nodejs:dynamic/shipping:WebhookSubscription";

@@ -3,7 +3,10 @@
  * dynamicProvider.ts). One provider process serves one deployment; what it knows lives in one
  * {@link Deployment}.
  */
+
+import { Batcher, type ItemResult } from "./batcher";
 import type { LiveSubscription } from "./client/apiSchemas";
+import type { NewSubscription } from "./client/shippingClient";
 import { Deployment } from "./deployment";
 import { ShippingRequestError } from "./errors/requestError";
 import { ShippingError } from "./errors/shippingError";
@@ -265,7 +268,8 @@ export async function diff(
 
 /**
  * Subscribes the hook. When the shop already has a subscription for it, this takes it over: no write if
- * the URL already matches, else one POST (which overwrites it). `previous` records what was there.
+ * the URL already matches, else a POST (which overwrites it). `previous` records what was there. The
+ * creates of one shop that arrive together share one POST.
  */
 export async function create(
   inputs: Record<string, unknown>,
@@ -274,14 +278,7 @@ export async function create(
   const url = String(inputs.url);
   const target = targetOf(inputs.shop);
   let identity = shopIdentityOf(await deployment.listing(target));
-  if (identity !== undefined) guardOneDeclaration(target, identity, hook);
-  const { id, current } = await deployment.exclusive(writeLane(target, identity), async () => {
-    // Under the shop's write lane: the listing has every earlier write of the deployment applied.
-    const current = (await deployment.listing(target)).find((s) => s.hook === hook);
-    const id = current !== undefined && current.url === url ? current.id : await post(target, hook, url);
-    deployment.recordCreate(target, { id, hook, url, ...identity });
-    return { id, current };
-  });
+  const { id, current } = await creates.add({ target, identity }, { hook, url });
   if (identity === undefined && deployment.listedEmpty(target)) {
     // The shop listed nothing to say which shop it is; a read of a new id does (if the service says).
     identity = await deployment.readBackIdentity(target, async () =>
@@ -304,32 +301,104 @@ export async function create(
   return { id: String(id), outs };
 }
 
+/** The shop a batch of creates writes to, and the shop the service reported for it when the batch began. */
+interface CreateGroup {
+  readonly target: ShopTarget;
+  readonly identity: ShopIdentity | undefined;
+}
+
+/** What a create wrote or adopted, and the subscription the hook had before. */
+interface Created {
+  readonly id: number;
+  readonly current: LiveSubscription | undefined;
+}
+
+/** The creates of one set of credentials that arrive together, run as one batch in the shop's write lane. */
+const creates = new Batcher<CreateGroup, NewSubscription, Created>(
+  ({ target }) => target.shopKey,
+  ({ target, identity }, requests) =>
+    deployment.exclusive(writeLane(target, identity), () => createAll(target, identity, requests)),
+);
+
 /**
- * One POST of the hook. When it fails without an answer from the service (a dropped connection, a timeout,
- * a 5xx), the write may have been applied all the same: a fresh listing tells, and an applied write is
- * taken as done, so it is recorded in state rather than left behind.
+ * Under the shop's write lane (the listing has every earlier write of the deployment applied): adopts each
+ * hook whose subscription already has the URL, and POSTs the others in one request.
  */
-async function post(target: ShopTarget, hook: string, url: string): Promise<number> {
+async function createAll(
+  target: ShopTarget,
+  identity: ShopIdentity | undefined,
+  requests: readonly NewSubscription[],
+): Promise<ItemResult<Created>[]> {
+  const listing = await deployment.listing(target);
+  const results: ItemResult<Created>[] = [];
+  const toPost: number[] = [];
+  const hooks = new Set<string>();
+  requests.forEach(({ hook, url }, i) => {
+    try {
+      if (hooks.has(hook)) throw declaredTwice(target, identity?.shopId, hook);
+      hooks.add(hook);
+      if (identity !== undefined) guardOneDeclaration(target, identity, hook);
+    } catch (error) {
+      results[i] = { error };
+      return;
+    }
+    const current = listing.find((s) => s.hook === hook);
+    if (current !== undefined && current.url === url) results[i] = { value: { id: current.id, current } };
+    else toPost.push(i);
+  });
+  const posted = await postAll(
+    target,
+    toPost.map((i) => requests[i] as NewSubscription),
+  );
+  toPost.forEach((requestIndex, j) => {
+    const outcome = posted[j] as ItemResult<number>;
+    const current = listing.find((s) => s.hook === requests[requestIndex]?.hook);
+    results[requestIndex] = "error" in outcome ? outcome : { value: { id: outcome.value, current } };
+  });
+  results.forEach((result, i) => {
+    const request = requests[i] as NewSubscription;
+    if ("value" in result) deployment.recordCreate(target, { id: result.value.id, ...request, ...identity });
+  });
+  return results;
+}
+
+/** Statuses by which the service refuses what was sent (not who sent it): each item is tried on its own. */
+const ITEM_REFUSALS = new Set([400, 409, 422]);
+
+/**
+ * One POST of the hooks. When it fails without an answer from the service (a dropped connection, a timeout,
+ * a 5xx), the write may have been applied all the same: a fresh listing tells, and an applied write is taken
+ * as done, so it is recorded in state rather than left behind. When the service refuses the content of a
+ * request of several hooks, each is sent again alone, so that a refusal fails only the hook it is about.
+ */
+async function postAll(target: ShopTarget, subs: readonly NewSubscription[]): Promise<ItemResult<number>[]> {
+  if (subs.length === 0) return [];
   const client = deployment.client(target);
   try {
-    return (await client.create([{ hook, url }]))[0] as number;
+    return (await client.create(subs)).map((value) => ({ value }));
   } catch (error) {
     deployment.forgetListing(target);
-    if (error instanceof ShippingRequestError && error.status < 500 && error.status !== 429) throw error;
-    const applied = await deployment.listing(target).then(
-      (subs) => subs.find((s) => s.hook === hook && s.url === url),
-      () => undefined,
-    );
-    if (applied === undefined) throw error;
-    return applied.id;
+    if (error instanceof ShippingRequestError && error.status < 500 && error.status !== 429) {
+      if (subs.length === 1 || !ITEM_REFUSALS.has(error.status)) return subs.map(() => ({ error }));
+      return Promise.all(subs.map(async (sub) => (await postAll(target, [sub]))[0] as ItemResult<number>));
+    }
+    const applied = await deployment.listing(target).catch(() => []);
+    return subs.map(({ hook, url }) => {
+      const found = applied.find((s) => s.hook === hook && s.url === url);
+      return found !== undefined ? { value: found.id } : { error };
+    });
   }
 }
 
 /** Fails a create of a hook that a create of this deployment wrote in the same shop under another name or key. */
 function guardOneDeclaration(target: ShopTarget, identity: ShopIdentity, hook: string): void {
   if (deployment.createIn(target, identity.shopId, hook) === undefined) return;
-  throw new ShippingError(
-    `${hook} is declared twice for shop ${identity.shopId} at ${target.api}: shop ${target.label} and another shop entry of this stack are the same shop (the service reports the same shop_id for both keys). A shop has one subscription per hook: remove one of the two declarations`,
+  throw declaredTwice(target, identity.shopId, hook);
+}
+
+function declaredTwice(target: ShopTarget, shopId: string | undefined, hook: string): ShippingError {
+  return new ShippingError(
+    `${hook} is declared twice for shop ${shopId ?? target.label} at ${target.api}: shop ${target.label} and another shop entry of this stack are the same shop (the service reports the same shop_id for both keys, or they have the same key). A shop has one subscription per hook: remove one of the two declarations`,
   );
 }
 

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { webhookSubscriptionProvider } from "./dynamicProvider";
+import { PROVIDER_MODULE, RESOURCE_TYPE } from "./dynamicProvider";
 import type { Hook } from "./hooks";
 
 /** The arguments of a {@link WebhookSubscription}. */
@@ -63,7 +63,7 @@ function declaredHook(name: string, args: WebhookSubscriptionArgs): pulumi.Input
  * existing subscription of that hook), read refreshes it, delete unsubscribes it. Any change of hook, url
  * or shop replaces it, create-before-delete, so the hook is never left without a subscription.
  */
-export class WebhookSubscription extends pulumi.dynamic.Resource {
+export class WebhookSubscription extends pulumi.CustomResource {
   /** The event hook. */
   declare readonly hook: pulumi.Output<Hook>;
   /** The callback URL. */
@@ -86,10 +86,13 @@ export class WebhookSubscription extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: WebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
     const hook = declaredHook(name, args);
+    // A dynamic resource (served by the dynamic-provider host), with its provider module written directly
+    // rather than serialized by `pulumi.dynamic.Resource`: see PROVIDER_MODULE.
     super(
-      webhookSubscriptionProvider,
+      RESOURCE_TYPE,
       name,
       {
+        __provider: PROVIDER_MODULE,
         hook,
         url: args.url,
         shop: args.shop,
@@ -100,8 +103,6 @@ export class WebhookSubscription extends pulumi.dynamic.Resource {
         previous: undefined,
       },
       { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "previous"] },
-      "shipping",
-      "WebhookSubscription",
     );
   }
 }

@@ -51,7 +51,7 @@ export async function measureDetails(
   const share =
     largest === undefined
       ? ""
-      : `\n\nProvider start + serialization at S = ${largest.shops} (default settings): ${((100 * ours) / largest.upMs).toFixed(1)}% of \`up\`.`;
+      : `\n\nProvider start + compile at S = ${largest.shops} (default settings): ${((100 * ours) / largest.upMs).toFixed(1)}% of \`up\`.`;
   const coldTable = markdownTable(
     ["measure", "median"],
     [
@@ -61,12 +61,12 @@ export async function measureDetails(
         ms(cold.withPulumiHostMs),
       ],
       ["require('pulumi-shipping-webhooks/runtime')", `${cold.requireRuntimeMs.toFixed(1)} ms`],
-      ["serialize the provider (once per program run, cached by the SDK)", `${serializeMs.toFixed(1)} ms`],
+      ["compile `__provider` into the provider (once per provider process)", `${serializeMs.toFixed(1)} ms`],
     ],
   );
   const markdown = [
     `## API calls per operation (1 shop, 3 hooks; why each call)\n\n${calls.markdown}`,
-    `## Cold start and serialization\n\n${coldTable}${share}`,
+    `## Cold start and provider compile\n\n${coldTable}${share}`,
     `## Simulator\n\n${simulatorFigures()}`,
   ].join("\n\n");
   return { markdown, json: { calls: calls.rows, cold, serializeMs } };

@@ -32,45 +32,68 @@ const ORDERS: Declaration = {
 };
 const config = () => acmeStackConfig(sim.baseUrl);
 
+/** A program declaring ORDERS through release 0.1.0's resource shape: a serialized closure in `__provider`. */
+function release010Program(): PulumiFn {
+  const shim = join(REPO_ROOT, "test/e2e/fixtures/shim-0.1.0.js");
+  const provider = createRequire(shim)(shim).webhookSubscriptionProvider;
+  return async () => {
+    const props = { hook: ORDERS.hook, url: ORDERS.url, shop: undefined, subscriptionId: undefined };
+    class Release010 extends pulumi.dynamic.Resource {}
+    new Release010(provider, ORDERS.name, props, undefined, "shipping", "WebhookSubscription");
+  };
+}
+
 describe("provider builds and project copies", () => {
-  it("a changed provider build (a package upgrade) shows no change and keeps every output", async () => {
+  it("stores a provider module of at most 400 bytes per resource, with no path and no credential", async () => {
     sim.reset();
-    const box = sandbox("upgrade");
-    let program: PulumiFn = declarationsProgram(() => [ORDERS]);
+    const box = sandbox("module-bytes");
+    const stack = await stackIn(
+      box,
+      declarationsProgram(() => [ORDERS]),
+      config(),
+    );
+    await engine(stack.up(), "up");
+    const resource = subscriptionResources(await stack.exportStack())[0];
+    const shim = String(resource?.inputs.__provider);
+    expect(Buffer.byteLength(shim)).toBeLessThanOrEqual(400);
+    expect(resource?.outputs.__provider).toBe(shim);
+    expect(shim).not.toContain(REPO_ROOT);
+    expect(shim).not.toContain(ACME_KEY);
+    await engine(stack.destroy(), "destroy");
+    expect(sim.subscriptions("acme")).toEqual([]);
+  });
+
+  it.each([
+    ["from release 0.1.0 (a serialized closure) to this build", "0.1.0", "this"],
+    ["from this build back to release 0.1.0", "this", "0.1.0"],
+  ])("a package upgrade %s shows no change, writes nothing and keeps every output", async (_, from, to) => {
+    sim.reset();
+    const box = sandbox(`upgrade-${from}`);
+    const programs: Record<string, PulumiFn> = {
+      "0.1.0": release010Program(),
+      this: declarationsProgram(() => [ORDERS]),
+    };
+    let program = programs[from] as PulumiFn;
     const stack = await stackIn(box, async () => program(), config());
-    await engine(stack.up(), "up with build 1");
+    await engine(stack.up(), `up with ${from}`);
     const before = subscriptionResources(await stack.exportStack())[0];
 
-    // Build 2: the same shim with different source text, as a new release of the package would have.
-    const shim2 = join(box.root, "dynamicProvider.build2.js");
-    const source = readFileSync(join(REPO_ROOT, "dist/provider/dynamicProvider.js"), "utf8");
-    writeFileSync(shim2, source.replace("Cannot load", "Cannot load (build 2)"));
-    const provider2 = createRequire(shim2)(shim2).webhookSubscriptionProvider;
-    program = async () => {
-      const props = {
-        hook: ORDERS.hook,
-        url: ORDERS.url,
-        shop: undefined,
-        subscriptionId: undefined,
-        previous: undefined,
-      };
-      class Build2 extends pulumi.dynamic.Resource {}
-      new Build2(provider2, ORDERS.name, props, undefined, "shipping", "WebhookSubscription");
-    };
+    program = programs[to] as PulumiFn;
     sim.clearRequests();
-    const preview = await engine(stack.preview(), "preview with build 2");
+    const preview = await engine(stack.preview(), `preview with ${to}`);
     expect(preview.changeSummary).toEqual({ same: 2 });
-    await engine(stack.up(), "up with build 2");
+    await engine(stack.up(), `up with ${to}`);
     const after = subscriptionResources(await stack.exportStack())[0];
-    // The engine records build 2 in the inputs and keeps the outputs (with build 1's shim) as they were
-    // (pulumi/pulumi#9982); both shims load the installed runtime by name, so either runs the current code.
-    expect(after?.inputs.__provider).toContain("build 2");
+    // The engine records the new module in the inputs and keeps the outputs (with the old one) as they were
+    // (pulumi/pulumi#9982); both load the installed runtime by name, so either runs the current code.
+    expect(after?.inputs.__provider).not.toBe(before?.inputs.__provider);
     const { __provider: _old, ...outputsBefore } = before?.outputs ?? {};
     const { __provider: _new, ...outputsAfter } = after?.outputs ?? {};
     expect(outputsAfter).toEqual(outputsBefore);
     expect(after?.id).toBe(before?.id);
     expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
-    await engine(stack.destroy(), "destroy");
+    await engine(stack.refresh(), `refresh with ${to}`);
+    await engine(stack.destroy(), `destroy with ${to}`);
     expect(sim.subscriptions("acme")).toEqual([]);
   });
 

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../simulator";
+import { freshProvider } from "../support/provider";
+import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+
+const HOOKS = ["shipment_status_change", "shipment_label_created", "order_status_change"] as const;
+
+describe("the creates of one shop share one POST", () => {
+  let sim: RunningSimulator;
+  let config: Record<string, string>;
+  beforeAll(async () => {
+    sim = await startSimulator({ shops: TEST_SHOPS });
+    config = { "shipping:apiKey": ACME_KEY, "shipping:baseUrl": sim.baseUrl };
+  });
+  afterAll(() => sim.close());
+  beforeEach(() => sim.reset());
+
+  const posts = () => sim.requests().filter((r) => r.method === "POST");
+  const live = () =>
+    sim
+      .subscriptions("acme")
+      .map((s) => [s.id, s.hook, s.url])
+      .sort();
+
+  it("a hook the service refuses fails alone, with the service's reason; the shop's other hooks are subscribed", async () => {
+    const provider = await freshProvider(config);
+    // Check would stop this URL before any call; here the service is the one to refuse it.
+    const urls = ["https://h.example/a", "https://h.example/NOT-LOWERCASE", "https://h.example/c"];
+    const outcomes = await Promise.allSettled(
+      HOOKS.map((hook, i) => provider.create({ hook, url: urls[i] })),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    const refusal = (outcomes[1] as PromiseRejectedResult).reason as Error;
+    expect(refusal.message).toMatch(/422.*POST .*\/webhook_subscriptions/);
+    const created = outcomes.flatMap((o) => (o.status === "fulfilled" ? [o.value] : []));
+    expect(live()).toEqual(created.map((c) => [Number(c.id), c.outs.hook, c.outs.url]).sort());
+    // The shared POST was refused as a whole; each hook was then sent alone.
+    expect(posts()[0]?.status).toBe(422);
+    expect(
+      posts()
+        .slice(1)
+        .map((p) => p.status)
+        .sort(),
+    ).toEqual([200, 200, 422]);
+  });
+
+  it("a POST applied but never answered is found by a fresh listing: each hook once, each create its id", async () => {
+    sim.addFault({ kind: "drop-after-write", count: 100, method: "POST" });
+    const provider = await freshProvider(config);
+    const created = await Promise.all(
+      HOOKS.map((hook) => provider.create({ hook, url: `https://h.example/${hook}` })),
+    );
+    expect(live()).toEqual(created.map((c) => [Number(c.id), c.outs.hook, c.outs.url]).sort());
+    expect(new Set(created.map((c) => c.id)).size).toBe(3);
+  });
+
+  it("two creates of one hook with one key: one is written, the other fails naming the hook, in one POST", async () => {
+    const provider = await freshProvider(config);
+    const outcomes = await Promise.allSettled([
+      provider.create({ hook: HOOKS[0], url: "https://h.example/first" }),
+      provider.create({ hook: HOOKS[0], url: "https://h.example/second" }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected"]);
+    expect(String((outcomes[1] as PromiseRejectedResult).reason)).toContain(
+      `${HOOKS[0]} is declared twice for shop`,
+    );
+    expect(live()).toEqual([[expect.any(Number), HOOKS[0], "https://h.example/first"]]);
+    expect(posts()).toHaveLength(1);
+  });
+});
