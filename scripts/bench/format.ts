@@ -17,3 +17,11 @@ export function bytes(count: number): string {
 export function count(value: number): string {
   return Number.isFinite(value) ? Math.round(value).toLocaleString("en-US") : "n/a";
 }
+
+/** Calls by method, e.g. "200 GET, 100 POST"; empty when none were recorded. */
+export function byMethod(calls: Readonly<Record<string, number>> | undefined): string {
+  return Object.entries(calls ?? {})
+    .filter(([, n]) => n > 0)
+    .map(([method, n]) => `${count(n)} ${method}`)
+    .join(", ");
+}

@@ -1,4 +1,4 @@
-import { bytes, count, millis, seconds } from "./format";
+import { byMethod, bytes, count, millis, seconds } from "./format";
 import { exponentBound, fitGrowth } from "./growth";
 import { type EngineSetting, settingLabel } from "./options";
 import { type BenchData, type DeploymentSample, findDeployment, perResource } from "./samples";
@@ -194,10 +194,11 @@ function callRows(data: BenchData, settings: readonly EngineSetting[]): GoalRow[
         continue;
       }
       const calls = op === "up" ? sample.upCalls : sample.destroyCalls;
+      const methods = byMethod(op === "up" ? sample.upByMethod : sample.destroyByMethod);
       rows.push({
         goal: "4 API calls",
         measure,
-        value: count(calls),
+        value: methods === "" ? count(calls) : `${count(calls)} (${methods})`,
         target: `<= ${budget}`,
         verdict: verdict(calls <= budget),
       });

@@ -14,6 +14,9 @@ export interface DeploymentSample {
   /** API requests the simulator logged during `up` / `destroy`. */
   readonly upCalls: number;
   readonly destroyCalls: number;
+  /** The same calls by HTTP method, e.g. { GET: 100, POST: 100 } (why each call: goal 4). */
+  readonly upByMethod?: Readonly<Record<string, number>>;
+  readonly destroyByMethod?: Readonly<Record<string, number>>;
   /** Median bytes of one resource's `__provider` output. */
   readonly providerBytes: number;
   /** Bytes of the stack's state file in the backend after `up`. */

@@ -34,6 +34,19 @@ export async function serializationMs(): Promise<number> {
   return median(samples);
 }
 
+/** The simulator's logged API calls by HTTP method. */
+function callsByMethod(sim: RunningSimulator): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const entry of sim.requests()) counts[entry.method] = (counts[entry.method] ?? 0) + 1;
+  return counts;
+}
+
+/** Per method, the median count over runs (a method absent from a run counts 0 there). */
+function medianByMethod(runs: ReadonlyArray<Readonly<Record<string, number>>>): Record<string, number> {
+  const methods = [...new Set(runs.flatMap((r) => Object.keys(r)))].sort();
+  return Object.fromEntries(methods.map((m) => [m, median(runs.map((r) => r[m] ?? 0))]));
+}
+
 function liveSubscriptions(sim: RunningSimulator): number {
   return Object.values(sim.state().shops).reduce((sum, subs) => sum + subs.length, 0);
 }
@@ -62,7 +75,14 @@ function contestant(contender: Contender, seeds: readonly ShopSeed[], baseUrl: s
   };
 }
 
-type Measured = Omit<DeploymentSample, "contender" | "setting" | "shops" | "resources">;
+type Measured = Omit<
+  DeploymentSample,
+  "contender" | "setting" | "shops" | "resources" | "upByMethod" | "destroyByMethod"
+> & {
+  readonly upByMethod: Record<string, number>;
+  readonly destroyByMethod: Record<string, number>;
+};
+type MeasuredNumber = Exclude<keyof Measured, "upByMethod" | "destroyByMethod">;
 
 async function deployOnce(
   sim: RunningSimulator,
@@ -82,6 +102,7 @@ async function deployOnce(
   try {
     const upMs = await timed(() => bench.stack.up({ parallel: PARALLEL }), `${label}: up`);
     const upCalls = sim.requests().length;
+    const upByMethod = callsByMethod(sim);
     const state = stateFigures(bench.backendDir, BENCH_STACK_NAME, typeSuffix);
     const expected = seeds.length * HOOKS.length;
     if (state.resources !== expected || liveSubscriptions(sim) !== expected) {
@@ -92,6 +113,7 @@ async function deployOnce(
     sim.clearRequests();
     const destroyMs = await timed(() => bench.stack.destroy({ parallel: PARALLEL }), `${label}: destroy`);
     const destroyCalls = sim.requests().length;
+    const destroyByMethod = callsByMethod(sim);
     if (liveSubscriptions(sim) !== 0)
       throw new Error(`${label}: destroy left ${liveSubscriptions(sim)} subscriptions`);
     return {
@@ -99,6 +121,8 @@ async function deployOnce(
       destroyMs,
       upCalls,
       destroyCalls,
+      upByMethod,
+      destroyByMethod,
       providerBytes: state.providerBytes,
       stateBytes: state.stateBytes,
     };
@@ -132,7 +156,7 @@ export async function measureDeployment(
   } finally {
     await sim.close();
   }
-  const med = (key: keyof Measured) => median(samples.map((s) => s[key]));
+  const med = (key: MeasuredNumber) => median(samples.map((s) => s[key]));
   return {
     contender,
     setting,
@@ -142,6 +166,8 @@ export async function measureDeployment(
     destroyMs: med("destroyMs"),
     upCalls: med("upCalls"),
     destroyCalls: med("destroyCalls"),
+    upByMethod: medianByMethod(samples.map((s) => s.upByMethod)),
+    destroyByMethod: medianByMethod(samples.map((s) => s.destroyByMethod)),
     providerBytes: med("providerBytes"),
     stateBytes: med("stateBytes"),
   };

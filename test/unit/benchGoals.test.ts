@@ -142,6 +142,25 @@ describe("goal rows", () => {
     expect(row(all, "4", "`up` at S = 100, PULUMI_SKIP").verdict).toBe("not measured");
   });
 
+  it("says which methods the calls were, so each call can be justified", () => {
+    const all = rows({
+      deployments: [
+        sample("ours", "default", 100, {
+          upCalls: 367,
+          upByMethod: { GET: 200, POST: 167 },
+          destroyCalls: 200,
+          destroyByMethod: { DELETE: 100, GET: 100, POST: 0 },
+        }),
+      ],
+      plain: [],
+    });
+    expect(row(all, "4", "`up` at S = 100, default")).toMatchObject({
+      value: "367 (200 GET, 167 POST)",
+      verdict: "MISSED",
+    });
+    expect(row(all, "4", "`destroy` at S = 100, default").value).toBe("200 (100 DELETE, 100 GET)");
+  });
+
   it("compares with the naive provider at the same size and setting: faster, fewer destroy calls, a tenth of bytes", () => {
     const all = rows({
       deployments: [
