@@ -10,9 +10,6 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { FleetComparison } from "./samples";
 
-/** The fleet of goal 6. */
-export const FLEET_GOAL = { shops: 1000, stacks: 10 } as const;
-
 /** What `measureStacksVersusOne` takes (agreed with the fleet work). */
 export interface StacksVersusOneOptions {
   readonly shops: number;
@@ -44,16 +41,19 @@ export function loadStacksFleet(dir = __dirname): MeasureStacksVersusOne | undef
   return loaded.measureStacksVersusOne as MeasureStacksVersusOne;
 }
 
-/** Runs goal 6 when BENCH_FLEET=1; undefined (printed "not measured") when the module is missing. */
+/**
+ * Runs goal 6 when BENCH_FLEET=1 (`shops` as `stacks` stacks vs one stack); undefined (printed "not
+ * measured") when the module is missing.
+ */
 export async function measureFleetGoal(
-  concurrency: number,
-  latencyMs: number,
+  options: StacksVersusOneOptions,
 ): Promise<FleetComparison | undefined> {
   const measure = loadStacksFleet();
   if (measure === undefined) {
     console.log("  goal 6: scripts/bench/stacksFleet.ts is not in this build; not measured");
     return undefined;
   }
-  const result = await measure({ ...FLEET_GOAL, concurrency, latencyMs });
-  return { ...FLEET_GOAL, ...result };
+  console.log(`... goal 6: ${options.shops} shops as ${options.stacks} stacks vs one stack`);
+  const result = await measure(options);
+  return { shops: options.shops, stacks: options.stacks, ...result };
 }

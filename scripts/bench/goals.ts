@@ -257,7 +257,15 @@ function naiveRows(data: BenchData): GoalRow[] {
 function fleetRows(data: BenchData): GoalRow[] {
   const f = data.fleet;
   const measure = "1,000 shops as 10 stacks of 100 vs one stack of 1,000";
-  if (f === undefined) return [notMeasured("6 fleet", measure, "(comparison)", "run with BENCH_FLEET=1")];
+  if (f === undefined)
+    return [
+      notMeasured(
+        "6 fleet",
+        measure,
+        "(comparison)",
+        "run with BENCH_FLEET=1; needs scripts/bench/stacksFleet.ts",
+      ),
+    ];
   return [
     {
       goal: "6 fleet",

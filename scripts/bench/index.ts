@@ -3,7 +3,8 @@
  * `destroy` of S shops x 3 hooks with our provider and with a naive one (scripts/bench/naive) under the default
  * engine settings and PULUMI_SKIP_CHECKPOINTS=true, the plain script as the lower bound, and optionally the
  * fleet of goal 6. Knobs: see {@link parseOptions} (BENCH_SHOPS, BENCH_RUNS, BENCH_NAIVE_SHOPS, BENCH_SETTINGS,
- * BENCH_SAFE_SETTING, BENCH_FIT_MIN_SHOPS, BENCH_FLEET, BENCH_FLEET_CONCURRENCY, BENCH_DETAILS). Writes
+ * BENCH_SAFE_SETTING, BENCH_FIT_MIN_SHOPS, BENCH_FLEET, BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS,
+ * BENCH_FLEET_CONCURRENCY, BENCH_DETAILS). Writes
  * bench/results/bench.md, bench.json and time-per-resource.svg.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -40,7 +41,12 @@ async function main(): Promise<void> {
     plain.push(await measurePlain(shops, options.runs));
   }
   const fleet = options.fleet
-    ? await measureFleetGoal(options.fleetConcurrency, ADDED_LATENCY_MS)
+    ? await measureFleetGoal({
+        shops: options.fleetShops,
+        stacks: options.fleetStacks,
+        concurrency: options.fleetConcurrency,
+        latencyMs: ADDED_LATENCY_MS,
+      })
     : undefined;
   const data = { deployments, plain, fleet };
   const details = options.details ? await measureDetails(options.runs, deployments) : undefined;

@@ -30,6 +30,9 @@ export interface BenchOptions {
   readonly fitMinShops: number;
   /** Also run goal 6 (1,000 shops as 10 stacks of 100 versus one stack of 1,000). */
   readonly fleet: boolean;
+  /** Goal 6's fleet: shops in all, split into `fleetStacks` stacks (1,000 as 10 in the issue). */
+  readonly fleetShops: number;
+  readonly fleetStacks: number;
   /** Stacks deployed side by side in goal 6. */
   readonly fleetConcurrency: number;
   /** Also run the per-operation API-call table and the cold-start figures. */
@@ -45,6 +48,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   safeSetting: "default",
   fitMinShops: 100,
   fleet: false,
+  fleetShops: 1000,
+  fleetStacks: 10,
   fleetConcurrency: 4,
   details: true,
 };
@@ -75,7 +80,7 @@ function positive(name: string, value: string | undefined, fallback: number): nu
 /**
  * Reads BENCH_SHOPS, BENCH_RUNS, BENCH_NAIVE_SHOPS (`0` or `none`: no naive runs), BENCH_SETTINGS
  * (`default,skip`), BENCH_SAFE_SETTING, BENCH_FIT_MIN_SHOPS, BENCH_FLEET=1,
- * BENCH_FLEET_CONCURRENCY and BENCH_DETAILS=0.
+ * BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS, BENCH_FLEET_CONCURRENCY and BENCH_DETAILS=0.
  * Throws a message naming the variable for a value it cannot use.
  */
 export function parseOptions(env: Readonly<Record<string, string | undefined>>): BenchOptions {
@@ -96,6 +101,8 @@ export function parseOptions(env: Readonly<Record<string, string | undefined>>):
         : setting("BENCH_SAFE_SETTING", env.BENCH_SAFE_SETTING),
     fitMinShops: positive("BENCH_FIT_MIN_SHOPS", env.BENCH_FIT_MIN_SHOPS, DEFAULT_OPTIONS.fitMinShops),
     fleet: env.BENCH_FLEET === "1" || env.BENCH_FLEET === "true",
+    fleetShops: positive("BENCH_FLEET_SHOPS", env.BENCH_FLEET_SHOPS, DEFAULT_OPTIONS.fleetShops),
+    fleetStacks: positive("BENCH_FLEET_STACKS", env.BENCH_FLEET_STACKS, DEFAULT_OPTIONS.fleetStacks),
     fleetConcurrency: positive(
       "BENCH_FLEET_CONCURRENCY",
       env.BENCH_FLEET_CONCURRENCY,

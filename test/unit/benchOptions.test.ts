@@ -18,6 +18,8 @@ describe("parseOptions", () => {
       BENCH_SETTINGS: "skip",
       BENCH_SAFE_SETTING: "skip",
       BENCH_FLEET: "1",
+      BENCH_FLEET_SHOPS: "20",
+      BENCH_FLEET_STACKS: "4",
       BENCH_DETAILS: "0",
     });
     expect(options).toMatchObject({
@@ -27,6 +29,8 @@ describe("parseOptions", () => {
       settings: ["skip"],
       safeSetting: "skip",
       fleet: true,
+      fleetShops: 20,
+      fleetStacks: 4,
       details: false,
     });
   });
