@@ -252,17 +252,32 @@ export async function diff(
   if (decision.replaces.includes("shop") || news.shop === UNKNOWN_VALUE) return decision;
   const recorded = recordedOf(id, olds);
   const target = targetOf(news.shop);
-  // Kept only for a resource the program declares in this deployment (checked): refresh diffs too, and a
-  // resource refreshed before its own destroy must not protect itself.
-  if (!decision.changes && deployment.wasChecked(target, recorded.hook, recorded.url))
-    deployment.recordKept(recorded.api ?? target.api, recorded.id);
-  if (recorded.api === undefined) return decision;
+  const kept = !decision.changes && deployment.wasChecked(target, recorded.hook, recorded.url);
+  if (recorded.api === undefined) return keep(decision, kept, target, recorded);
   if (target.api !== recorded.api) throw targetChanged(recorded, target, undefined);
   if (recorded.shopId !== undefined) {
-    const identity = await identityOf(target);
+    const listing = await deployment.listing(target);
+    const identity = shopIdentityOf(listing);
     if (identity !== undefined && !isSameShop(identity, recorded))
       throw targetChanged(recorded, target, identity);
+    if (listing.length === 0 && !decision.changes) {
+      // The shop lists nothing, so it cannot say which shop its key reaches: the recorded subscription was
+      // deleted in the back office, or the key now reaches another (empty) shop. Either way the hook is not
+      // subscribed through this key: replace, so that `up` subscribes it. The old one's delete finds it gone,
+      // or (another shop) refuses to act there and says so.
+      return { changes: true, replaces: ["shopId"], deleteBeforeReplace: false };
+    }
   }
+  return keep(decision, kept, target, recorded);
+}
+
+/**
+ * Records a resource the program declares in this deployment (it was checked) and that keeps its
+ * subscription, so that no delete of the deployment removes it. (Refresh diffs too, and a resource refreshed
+ * before its own destroy must not protect itself.)
+ */
+function keep(decision: DiffDecision, kept: boolean, target: ShopTarget, recorded: Recorded): DiffDecision {
+  if (kept) deployment.recordKept(recorded.api ?? target.api, recorded.id);
   return decision;
 }
 

@@ -128,4 +128,13 @@ export const ISSUE_13_CASES: readonly NamedCase[] = [
       op("one", "destroyRefresh"),
     ],
   },
+  {
+    name: "9 (found this session, seed 1000) a shop entry's key swapped to another shop with no subscription: up succeeds, hook unsubscribed",
+    steps: [
+      add("one", "sub-bravo", ORDERS, 1, "alt", true),
+      op("one", "up"),
+      config("one", "alt", { service: "main", spelling: "localhost", key: "acme1" }),
+      op("one", "up"),
+    ],
+  },
 ];
