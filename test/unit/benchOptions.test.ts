@@ -8,6 +8,8 @@ describe("parseOptions", () => {
     expect(DEFAULT_OPTIONS.shops).toEqual([10, 100, 300, 1000]);
     expect(DEFAULT_OPTIONS.naiveShops).toEqual([10, 100, 300]);
     expect(DEFAULT_OPTIONS.settings).toEqual(["default", "skip"]);
+    // Skip-checkpoints is the safe setting: test/reliability/skipCheckpoints.test.ts kills `up` mid-way.
+    expect(DEFAULT_OPTIONS.safeSetting).toBe("skip");
   });
 
   it("reads small sizes, one setting, the safe setting and the fleet switch", () => {
@@ -16,7 +18,7 @@ describe("parseOptions", () => {
       BENCH_RUNS: "2",
       BENCH_NAIVE_SHOPS: "none",
       BENCH_SETTINGS: "skip",
-      BENCH_SAFE_SETTING: "skip",
+      BENCH_SAFE_SETTING: "default",
       BENCH_FLEET: "1",
       BENCH_FLEET_SHOPS: "20",
       BENCH_FLEET_STACKS: "4",
@@ -27,7 +29,7 @@ describe("parseOptions", () => {
       runs: 2,
       naiveShops: [],
       settings: ["skip"],
-      safeSetting: "skip",
+      safeSetting: "default",
       fleet: true,
       fleetShops: 20,
       fleetStacks: 4,
