@@ -23,9 +23,11 @@ interface Batch<G, T, R> {
 }
 
 /** How a {@link Batcher} groups and sizes its batches. */
-export interface BatcherOptions<T> {
-  /** Wait for more items this long, in ms (default {@link BATCH_WINDOW_MS}). */
-  readonly windowMs?: number;
+export interface BatcherOptions<G, T> {
+  /** Wait for more items this long, in ms, from the first (default {@link BATCH_WINDOW_MS}); per group. */
+  readonly windowMs?: number | ((group: G) => number);
+  /** Whether a batch has every item it waits for: it is sent at once. */
+  readonly complete?: (group: G, items: readonly T[]) => boolean;
   /** A batch this size is sent at once (default {@link MAX_ITEMS_PER_REQUEST}). */
   readonly maxSize?: number;
   /** The size of a batch (default: its number of items). */
@@ -42,18 +44,21 @@ export class Batcher<G, T, R> {
   readonly #pending = new Map<string, Batch<G, T, R>>();
   readonly #keyOf: (group: G) => string;
   readonly #run: (group: G, items: readonly T[]) => Promise<ItemResult<R>[]>;
-  readonly #windowMs: number;
+  readonly #windowMs: (group: G) => number;
+  readonly #complete: (group: G, items: readonly T[]) => boolean;
   readonly #maxSize: number;
   readonly #sizeOf: (items: readonly T[]) => number;
 
   constructor(
     keyOf: (group: G) => string,
     run: (group: G, items: readonly T[]) => Promise<ItemResult<R>[]>,
-    options: BatcherOptions<T> = {},
+    options: BatcherOptions<G, T> = {},
   ) {
     this.#keyOf = keyOf;
     this.#run = run;
-    this.#windowMs = options.windowMs ?? BATCH_WINDOW_MS;
+    const windowMs = options.windowMs ?? BATCH_WINDOW_MS;
+    this.#windowMs = typeof windowMs === "number" ? () => windowMs : windowMs;
+    this.#complete = options.complete ?? (() => false);
     this.#maxSize = options.maxSize ?? MAX_ITEMS_PER_REQUEST;
     this.#sizeOf = options.sizeOf ?? ((items) => items.length);
   }
@@ -63,12 +68,13 @@ export class Batcher<G, T, R> {
     const key = this.#keyOf(group);
     let batch = this.#pending.get(key);
     if (batch === undefined) {
-      batch = { group, waiters: [], timer: setTimeout(() => this.#flush(key), this.#windowMs) };
+      batch = { group, waiters: [], timer: setTimeout(() => this.#flush(key), this.#windowMs(group)) };
       this.#pending.set(key, batch);
     }
     const added = batch;
     const result = new Promise<R>((resolve, reject) => added.waiters.push({ item, resolve, reject }));
-    if (this.#sizeOf(added.waiters.map((w) => w.item)) >= this.#maxSize) this.#flush(key);
+    const items = added.waiters.map((w) => w.item);
+    if (this.#sizeOf(items) >= this.#maxSize || this.#complete(added.group, items)) this.#flush(key);
     return result;
   }
 

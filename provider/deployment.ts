@@ -36,6 +36,8 @@ export class Deployment {
   readonly #listedEmpty = new Set<string>();
   /** The tail of each shop's chain of writes: writes of one shop run one at a time. */
   readonly #writes = new Map<string, Promise<unknown>>();
+  /** Hooks each set of credentials (by `shopKey`) declares whose create may still come in this deployment. */
+  readonly #awaitedCreates = new Map<string, Set<string>>();
   /** The shop the service reports for each set of credentials (by `shopKey`), once learned by a read-back. */
   readonly #readBackIdentities = new Map<string, Promise<ShopIdentity | undefined>>();
 
@@ -186,6 +188,26 @@ export class Deployment {
   /** Whether a resource of this deployment created, adopted or keeps subscription `id` of `api`. */
   claimed(api: string, id: number): boolean {
     return this.#claimed.has(`${api}#${id}`);
+  }
+
+  /** Records a checked declaration whose create may come: the creates of a shop wait for each other. */
+  awaitCreate(target: ShopTarget, hook: string): void {
+    let hooks = this.#awaitedCreates.get(target.shopKey);
+    if (hooks === undefined) {
+      hooks = new Set();
+      this.#awaitedCreates.set(target.shopKey, hooks);
+    }
+    hooks.add(hook);
+  }
+
+  /** Records that no create of this hook will come (its resource is unchanged, or it was created). */
+  settleCreate(target: ShopTarget, hook: string): void {
+    this.#awaitedCreates.get(target.shopKey)?.delete(hook);
+  }
+
+  /** The hooks of these credentials whose create may still come in this deployment. */
+  awaitedCreates(target: ShopTarget): ReadonlySet<string> {
+    return this.#awaitedCreates.get(target.shopKey) ?? new Set();
   }
 
   /** Records a declaration the engine checked: the program of this deployment declares it. */

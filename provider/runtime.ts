@@ -4,7 +4,7 @@
  * {@link Deployment}.
  */
 
-import { Batcher, type ItemResult } from "./batcher";
+import { BATCH_WINDOW_MS, Batcher, type ItemResult } from "./batcher";
 import type { LiveSubscription } from "./client/apiSchemas";
 import type { NewSubscription } from "./client/shippingClient";
 import { Deployment } from "./deployment";
@@ -229,6 +229,7 @@ export async function check(
   )
     return result;
   if (typeof result.inputs.url === "string") deployment.recordChecked(target, hook, result.inputs.url);
+  deployment.awaitCreate(target, hook);
   const earlier = deployment.declare(target, hook);
   if (earlier !== undefined) {
     result.failures.push({
@@ -278,6 +279,7 @@ export async function diff(
  */
 function keep(decision: DiffDecision, kept: boolean, target: ShopTarget, recorded: Recorded): DiffDecision {
   if (kept) deployment.recordKept(recorded.api ?? target.api, recorded.id);
+  if (!decision.changes) deployment.settleCreate(target, recorded.hook);
   return decision;
 }
 
@@ -328,11 +330,28 @@ interface Created {
   readonly current: LiveSubscription | undefined;
 }
 
-/** The creates of one set of credentials that arrive together, run as one batch in the shop's write lane. */
+/**
+ * Longest a create waits for the other creates of its shop that this deployment declares (checked) and has
+ * not created yet, in ms. The engine starts a shop's creates one checkpoint save apart, which grows with the
+ * stack (over 25 ms at a few hundred resources); the wait ends as soon as the last of them arrives.
+ */
+export const CREATE_WAIT_MS = 1_000;
+
+/**
+ * The creates of one set of credentials, run as one batch in the shop's write lane: sent once every hook the
+ * program declares for the shop and may still create has arrived, else after the window.
+ */
 const creates = new Batcher<CreateGroup, NewSubscription, Created>(
   ({ target }) => target.shopKey,
   ({ target, identity }, requests) =>
     deployment.exclusive(writeLane(target, identity), () => createAll(target, identity, requests)),
+  {
+    windowMs: ({ target }) => (deployment.awaitedCreates(target).size > 1 ? CREATE_WAIT_MS : BATCH_WINDOW_MS),
+    complete: ({ target }, requests) => {
+      const awaited = deployment.awaitedCreates(target);
+      return awaited.size > 0 && [...awaited].every((hook) => requests.some((r) => r.hook === hook));
+    },
+  },
 );
 
 /**
@@ -372,6 +391,7 @@ async function createAll(
   });
   results.forEach((result, i) => {
     const request = requests[i] as NewSubscription;
+    deployment.settleCreate(target, request.hook);
     if ("value" in result) deployment.recordCreate(target, { id: result.value.id, ...request, ...identity });
   });
   return results;

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { BATCH_WINDOW_MS } from "../../provider/batcher";
+import { CREATE_WAIT_MS } from "../../provider/runtime";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { freshProvider } from "../support/provider";
 import { ACME_KEY, TEST_SHOPS } from "../support/shops";
@@ -65,6 +67,32 @@ describe("the creates of one shop share one POST", () => {
       `${HOOKS[0]} is declared twice for shop`,
     );
     expect(live()).toEqual([[expect.any(Number), HOOKS[0], "https://h.example/first"]]);
+    expect(posts()).toHaveLength(1);
+  });
+
+  it("waits for the shop's other declared creates, even when the engine starts them far apart: one POST", async () => {
+    const provider = await freshProvider(config);
+    for (const hook of HOOKS) await provider.check({}, { hook, url: `https://h.example/${hook}` });
+    const started: Promise<unknown>[] = [];
+    for (const hook of HOOKS) {
+      started.push(provider.create({ hook, url: `https://h.example/${hook}` }));
+      // The engine starts a big stack's creates one checkpoint save apart: longer than the batch window.
+      await new Promise((resolve) => setTimeout(resolve, 3 * BATCH_WINDOW_MS));
+    }
+    await Promise.all(started);
+    expect(posts()).toHaveLength(1);
+    expect(sim.subscriptions("acme")).toHaveLength(3);
+  });
+
+  it("does not wait for a declared hook whose resource is unchanged: the batch goes when the rest arrive", async () => {
+    const provider = await freshProvider(config);
+    const [kept, ...created] = HOOKS;
+    for (const hook of HOOKS) await provider.check({}, { hook, url: `https://h.example/${hook}` });
+    const unchanged = { hook: kept, url: `https://h.example/${kept}` };
+    expect((await provider.diff("7", unchanged, unchanged)).changes).toBe(false);
+    const began = performance.now();
+    await Promise.all(created.map((hook) => provider.create({ hook, url: `https://h.example/${hook}` })));
+    expect(performance.now() - began).toBeLessThan(CREATE_WAIT_MS);
     expect(posts()).toHaveLength(1);
   });
 });
