@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   LocalWorkspace,
   type LocalWorkspaceOptions,
@@ -154,6 +155,10 @@ function checkRun(options: FleetRunOptions, env: NodeJS.ProcessEnv): FleetGroup[
       "PULUMI_CONFIG_PASSPHRASE is not set: with a file or S3 backend it encrypts each stack's secret outputs. " +
         "Set it (a CI secret) or PULUMI_CONFIG_PASSPHRASE_FILE.",
     );
+  }
+  if (backendUrl?.startsWith("file://")) {
+    // The CLI refuses a file backend whose folder does not exist yet (e.g. the default .pulumi-state).
+    mkdirSync(fileURLToPath(backendUrl.split("?")[0] as string), { recursive: true });
   }
   try {
     readShopKeys(env);
