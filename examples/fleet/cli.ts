@@ -16,6 +16,7 @@ line per stack as it starts and ends, then a summary.
   --stack <name>          only this group; repeat it or separate names with commas (a CI matrix job)
   --parallel <P>          the engine's --parallel within each stack (default: the engine's)
   --refresh               refresh each stack before the operation
+  --base-url <url>        API base URL of every shop, instead of the fleet file's (e.g. a local simulator)
   --backend <url>         state backend (default: PULUMI_BACKEND_URL; else Pulumi Cloud when
                           PULUMI_ACCESS_TOKEN is set; else file://<fleet file's folder>/.pulumi-state)
   --work-dir <dir>        the stacks' project folders and logs (default: .fleet beside the fleet file; must
@@ -39,6 +40,7 @@ export interface CliOptions {
   readonly parallel?: number;
   readonly refresh: boolean;
   readonly backend?: string;
+  readonly baseUrl?: string;
   readonly workDir?: string;
   readonly stackTimeoutMinutes: number;
 }
@@ -70,6 +72,7 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
         parallel: { type: "string" },
         refresh: { type: "boolean" },
         backend: { type: "string" },
+        "base-url": { type: "string" },
         "work-dir": { type: "string" },
         "stack-timeout": { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -103,6 +106,7 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
     ...(values.parallel !== undefined ? { parallel: positiveInteger("--parallel", values.parallel, 1) } : {}),
     refresh: values.refresh ?? false,
     ...(values.backend !== undefined ? { backend: values.backend } : {}),
+    ...(values["base-url"] !== undefined ? { baseUrl: values["base-url"] } : {}),
     ...(values["work-dir"] !== undefined ? { workDir: resolve(values["work-dir"]) } : {}),
     stackTimeoutMinutes: positiveInteger("--stack-timeout", values["stack-timeout"], 60),
   };
@@ -137,7 +141,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     controller.abort();
   };
   try {
-    const fleet = readFleetFile(options.fleetFile);
+    const described = readFleetFile(options.fleetFile);
+    const fleet = options.baseUrl !== undefined ? { ...described, baseUrl: options.baseUrl } : described;
     if (options.command === "list") {
       console.log(JSON.stringify(fleet.groups.map((g) => g.stack)));
       return 0;

@@ -40,7 +40,7 @@ export function formatSummary(result: FleetResult): string {
     for (const [op, count] of Object.entries(stack.changes)) totals[op] = (totals[op] ?? 0) + (count ?? 0);
   }
   const lines = [
-    `fleet ${result.operation}: ${result.stacks.length} stacks in ${seconds(result.ms)} (concurrency ${result.concurrency}): ` +
+    `fleet ${result.operation}: ${result.stacks.length} stack${result.stacks.length === 1 ? "" : "s"} in ${seconds(result.ms)} (concurrency ${result.concurrency}): ` +
       `${done} done, ${failed.length} failed, ${skipped.length} skipped; ${formatChanges(totals)}`,
   ];
   if (failed.length > 0) lines.push(`failed: ${failed.join(", ")} (see each stack's line above and its log)`);

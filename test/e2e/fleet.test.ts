@@ -34,7 +34,8 @@ const keyOf = (shop: string) => `fleet-test-key-${shop}`;
 const SEEDS: ShopSeed[] = ALL_SHOPS.map((name) => ({ name, keys: { readWrite: [keyOf(name)] } }));
 const urlOf = (shop: string, hook: string, version: number) =>
   `https://hooks.example.com/${shop}/${hook}/v${version}`;
-const BAD_KEY = "fleet-test-wrong-key";
+/** A key the API does not know, one per shop (one shared key would make the shops one shop to the provider). */
+const badKeyOf = (shop: string) => `fleet-test-wrong-key-${shop}`;
 
 /** The fleet file: every shop gets the three hooks at URL version `version`. */
 function fleetYaml(baseUrl: string, version: number): string {
@@ -51,7 +52,7 @@ function shopsEnv(badGroup?: string): string {
     Object.fromEntries(
       ALL_SHOPS.map((shop) => [
         shop,
-        { apiKey: badGroup && shop.startsWith(`${badGroup}-`) ? BAD_KEY : keyOf(shop) },
+        { apiKey: badGroup && shop.startsWith(`${badGroup}-`) ? badKeyOf(shop) : keyOf(shop) },
       ]),
     ),
   );
@@ -164,7 +165,9 @@ function expectedUrns(group: string): string[] {
 
 /** Every form of every key used, found in `text`. */
 function keysIn(text: string): string[] {
-  return [...ALL_SHOPS.map(keyOf), BAD_KEY].flatMap(secretForms).filter((form) => text.includes(form));
+  return [...ALL_SHOPS.map(keyOf), ...ALL_SHOPS.map(badKeyOf)]
+    .flatMap(secretForms)
+    .filter((form) => text.includes(form));
 }
 
 /** The live subscriptions of a shop as hook -> URL. */
@@ -289,7 +292,7 @@ describe("examples/fleet: 4 stacks x 3 shops, concurrency 2, against the simulat
     expect(broken.status, broken.stdout + broken.stderr).toBe(1);
     const failure = linesOf(broken, "g-3")[1] ?? "";
     expect(failure).toMatch(
-      /^\[g-3\] up FAILED after [\d.]+ s: .*g-3-shop-\d-\w+ +error: .*401 Unauthorized.*hint: check the API key/,
+      /^\[g-3\] up FAILED after [\d.]+ s: g-3-shop-\d-\w+: Request failed with status code 401 Unauthorized.*hint: check the API key/,
     );
     expect(failure).toContain(join(box.workDir, "g-3", "up.log"));
     for (const group of ["g-1", "g-2", "g-4"]) {
