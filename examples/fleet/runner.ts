@@ -1,11 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   LocalWorkspace,
   type LocalWorkspaceOptions,
   type OpMap,
-  type PulumiCommand,
+  PulumiCommand,
   type Stack,
   StackNotFoundError,
 } from "@pulumi/pulumi/automation";
@@ -184,9 +183,12 @@ function checkRun(options: FleetRunOptions, env: NodeJS.ProcessEnv): FleetGroup[
         "Set it (a CI secret) or PULUMI_CONFIG_PASSPHRASE_FILE.",
     );
   }
-  if (backendUrl?.startsWith("file://")) {
+  const backendPath = backendUrl?.startsWith("file:///")
+    ? backendUrl.slice("file://".length).split("?")[0]
+    : "";
+  if (backendPath) {
     // The CLI refuses a file backend whose folder does not exist yet (e.g. the default .pulumi-state).
-    mkdirSync(fileURLToPath(backendUrl.split("?")[0] as string), { recursive: true });
+    mkdirSync(decodeURIComponent(backendPath), { recursive: true });
   }
   try {
     readShopKeys(env);
@@ -325,12 +327,26 @@ async function runStack(
 export async function runFleet(options: FleetRunOptions): Promise<FleetResult> {
   const env = options.env ?? process.env;
   const groups = checkRun(options, env);
+  // One CLI for every stack, found (and its version checked) once rather than per stack.
+  let pulumiCommand = options.pulumiCommand;
+  if (pulumiCommand === undefined) {
+    try {
+      pulumiCommand = await PulumiCommand.get();
+    } catch (error) {
+      const message = (error as Error).message;
+      const detail = /stderr: (.+)/.exec(message)?.[1] ?? message.split("\n")[0];
+      throw new FleetConfigError(
+        `No usable Pulumi CLI on PATH (${detail}): install it (https://www.pulumi.com/docs/install/) and put its folder on PATH`,
+      );
+    }
+  }
+  const run: FleetRunOptions = { ...options, pulumiCommand };
   const emit = options.onProgress ?? (() => undefined);
   const started = performance.now();
   const stacks = await mapWithConcurrency(
     groups,
     options.concurrency,
-    (group) => runStack(options, env, group, emit),
+    (group) => runStack(run, env, group, emit),
     (group) => {
       const result: StackResult = {
         stack: group.stack,
