@@ -165,7 +165,12 @@ export async function measureStacksVersusOne(
   }
   const seeds = shopSeeds(shops);
   const names = seeds.map((s) => s.name);
-  const sim = await startSimulator({ shops: seeds, requestLogLimit: Math.max(100_000, shops * 20) });
+  // A log big enough to keep every request of the largest run, so the call counts are complete.
+  const sim = await startSimulator({
+    shops: seeds,
+    requestLogLimit: Math.max(100_000, shops * 20),
+    requestLogBytes: 512 * 1024 * 1024,
+  });
   try {
     const one = await upAndDestroy(sim, benchFleet(names, 1, sim.baseUrl), options, 1, `fleet-one-s${shops}`);
     const many = await upAndDestroy(
