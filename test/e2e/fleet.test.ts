@@ -234,7 +234,7 @@ describe("examples/fleet: the fleet file and the pool", () => {
     expect(results).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16]);
   });
 
-  it("a bad fleet file or a missing passphrase exits 2 naming the problem; nothing is deployed", async () => {
+  it("a bad fleet file or a missing passphrase exits 2, a shop without a key fails its stack: nothing is deployed", async () => {
     const box = sandbox("fleet-bad");
     writeFileSync(join(box.root, "fleet.yaml"), "project: p\ngroups:\n  a: [acme]\n");
     const noHooks = await fleetCli(box, fleetArgs(box, "up"), { SHIPPING_SHOPS: shopsEnv() });
@@ -247,7 +247,20 @@ describe("examples/fleet: the fleet file and the pool", () => {
     });
     expect(noPassphrase.status).toBe(2);
     expect(noPassphrase.stderr).toMatch(/PULUMI_CONFIG_PASSPHRASE is not set/);
+    const withoutG1 = JSON.stringify(
+      Object.fromEntries(
+        ALL_SHOPS.filter((shop) => !shop.startsWith("g-1-")).map((s) => [s, { apiKey: keyOf(s) }]),
+      ),
+    );
+    const noKey = await fleetCli(box, [...fleetArgs(box, "up"), "--stack", "g-1"], {
+      SHIPPING_SHOPS: withoutG1,
+    });
+    expect(noKey.status).toBe(1);
+    expect(linesOf(noKey, "g-1")[1]).toMatch(
+      /^\[g-1\] up FAILED after [\d.]+ s: SHIPPING_SHOPS has no key for g-1-shop-1, g-1-shop-2, g-1-shop-3: add \{"g-1-shop-1": \{"apiKey": "\.\.\."\}\}/,
+    );
     expect(existsSync(join(box.backendDir, ".pulumi"))).toBe(false);
+    expect(sim.requests()).toEqual([]);
   });
 });
 
