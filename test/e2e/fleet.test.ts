@@ -2,8 +2,9 @@
  * Issue 15 item 6, beyond one stack: examples/fleet runs one Pulumi stack per group of shops, a bounded
  * number at once, through its command line as a user (or a CI job) runs it: the compiled runner, the Pulumi
  * CLI from PATH, keys only in SHIPPING_SHOPS. 4 groups x 3 shops x 3 hooks against the simulator, concurrency
- * 2: every hook subscribed, each stack holds only its own shops, a second up writes nothing, a bad key fails
- * only its group (exit status 1, the others deploy), destroy removes everything.
+ * 2: every hook subscribed, each stack holds only its own shops, a second up writes nothing, a preview shows
+ * each stack's changes and writes nothing, a bad key fails only its group (exit status 1, the others deploy),
+ * destroy removes everything.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -265,7 +266,7 @@ describe("examples/fleet: the fleet file and the pool", () => {
 });
 
 describe("examples/fleet: 4 stacks x 3 shops, concurrency 2, against the simulator", () => {
-  it("up, a no-op up, a failing group, destroy", async () => {
+  it("up, a no-op up, preview, a failing group, destroy", async () => {
     const box = sandbox("fleet");
     const fleetFile = join(box.root, "fleet.yaml");
     writeFileSync(fleetFile, fleetYaml(sim.baseUrl, 1));
@@ -298,8 +299,19 @@ describe("examples/fleet: 4 stacks x 3 shops, concurrency 2, against the simulat
     for (const shop of ALL_SHOPS)
       expect(sim.subscriptions(shop).map((s) => s.id)).toEqual(idsAfterUp.get(shop));
 
-    // 3. every URL changes, and g-3's shops have a key the API refuses: only g-3 fails, the run exits 1.
+    // 3. preview of a change of every URL: each stack shows its replacements, and nothing is written.
     writeFileSync(fleetFile, fleetYaml(sim.baseUrl, 2));
+    const preview = await fleetCli(box, fleetArgs(box, "preview"), { SHIPPING_SHOPS: shopsEnv() });
+    expect(preview.status, preview.stdout + preview.stderr).toBe(0);
+    for (const group of GROUPS) {
+      expect(linesOf(preview, group)[1]).toMatch(
+        new RegExp(`^\\[${group}\\] preview done in [\\d.]+ s: replace 9, same 1$`),
+      );
+    }
+    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    for (const shop of ALL_SHOPS) expect(live(shop)).toEqual(declared(shop, 1));
+
+    // 4. up of that change, and g-3's shops have a key the API refuses: only g-3 fails, the run exits 1.
     sim.clearRequests();
     const broken = await fleetCli(box, fleetArgs(box, "up"), { SHIPPING_SHOPS: shopsEnv("g-3") });
     expect(broken.status, broken.stdout + broken.stderr).toBe(1);
@@ -324,7 +336,7 @@ describe("examples/fleet: 4 stacks x 3 shops, concurrency 2, against the simulat
     );
     expect(broken.stdout).toContain("failed: g-3 ");
 
-    // 4. destroy: every subscription of every shop is gone, and so is every resource of every stack.
+    // 5. destroy: every subscription of every shop is gone, and so is every resource of every stack.
     const destroy = await fleetCli(box, fleetArgs(box, "destroy"), { SHIPPING_SHOPS: shopsEnv() });
     expect(destroy.status, destroy.stdout + destroy.stderr).toBe(0);
     for (const group of GROUPS) {
@@ -336,7 +348,7 @@ describe("examples/fleet: 4 stacks x 3 shops, concurrency 2, against the simulat
     for (const shop of ALL_SHOPS) expect(sim.subscriptions(shop)).toEqual([]);
 
     // No key in anything printed, in any log, or at rest in the backend; no lock left behind.
-    const printed = [up, again, broken, destroy].map((run) => run.stdout + run.stderr).join("\n");
+    const printed = [up, again, preview, broken, destroy].map((run) => run.stdout + run.stderr).join("\n");
     expect(keysIn(printed)).toEqual([]);
     for (const dir of [box.workDir, box.backendDir]) {
       for (const file of readdirSync(dir, { recursive: true, withFileTypes: true })) {
