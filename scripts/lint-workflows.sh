@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lints the GitHub Actions workflows of examples/gitops with actionlint.
+# Lints the GitHub Actions workflows of the examples (examples/*/.github/workflows) with actionlint.
 #
 # actionlint v1.7.12 is built once from the Go module proxy (wrapper module in scripts/actionlint, every
 # download checked against its go.sum) into a cache folder, then reused:
@@ -37,9 +37,14 @@ if [ "$#" -gt 0 ]; then
   files=("$@")
 else
   shopt -s nullglob
-  files=("$repo_root"/examples/gitops/.github/workflows/*.yml "$repo_root"/examples/gitops/.github/workflows/*.yaml)
+  files=("$repo_root"/examples/*/.github/workflows/*.yml "$repo_root"/examples/*/.github/workflows/*.yaml)
   shopt -u nullglob
-  [ "${#files[@]}" -gt 0 ] || fail "no workflow found under examples/gitops/.github/workflows/"
+  [ "${#files[@]}" -gt 0 ] || fail "no workflow found under examples/*/.github/workflows/"
+  # Each example whose workflows must be linted; a renamed folder must not drop out silently.
+  for example in gitops fleet; do
+    printf '%s\n' "${files[@]}" | grep -q "/examples/$example/.github/workflows/" ||
+      fail "no workflow found under examples/$example/.github/workflows/"
+  done
 fi
 
 if command -v shellcheck >/dev/null 2>&1; then

@@ -1,0 +1,61 @@
+import type { FleetGroup } from "./fleet";
+
+/** The environment variable holding every shop's API key: `{"<shop>": {"apiKey": "...", "baseUrl"?: "..."}}`. */
+export const SHOPS_ENV = "SHIPPING_SHOPS";
+
+/** One shop's credentials as the provider reads them from `SHIPPING_SHOPS`. */
+export interface ShopCredentials {
+  readonly apiKey: string;
+  readonly baseUrl?: string;
+}
+
+/** Credentials that cannot be used; the message names the variable and shop, never a value. */
+export class CredentialsError extends Error {
+  override readonly name = "CredentialsError";
+}
+
+/**
+ * Parses `SHIPPING_SHOPS` (absent: no shop has a key). Errors name the variable and the shop, never a key:
+ * the text may be partly a secret.
+ */
+export function readShopKeys(env: NodeJS.ProcessEnv): Map<string, ShopCredentials> {
+  const text = env[SHOPS_ENV];
+  const keys = new Map<string, ShopCredentials>();
+  if (text === undefined || text === "") return keys;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new CredentialsError(
+      `${SHOPS_ENV} is not valid JSON; it must be {"<shop>": {"apiKey": "...", "baseUrl"?: "..."}}`,
+    );
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw new CredentialsError(`${SHOPS_ENV} must be a JSON object: {"<shop>": {"apiKey": "..."}}`);
+  }
+  for (const [shop, entry] of Object.entries(json)) {
+    const { apiKey, baseUrl } = (entry ?? {}) as Record<string, unknown>;
+    if (typeof apiKey !== "string" || apiKey === "") {
+      throw new CredentialsError(`${SHOPS_ENV}.${shop}.apiKey must be a non-empty string`);
+    }
+    if (baseUrl !== undefined && typeof baseUrl !== "string") {
+      throw new CredentialsError(`${SHOPS_ENV}.${shop}.baseUrl must be a URL string`);
+    }
+    keys.set(shop, { apiKey, ...(typeof baseUrl === "string" ? { baseUrl } : {}) });
+  }
+  return keys;
+}
+
+/**
+ * The `SHIPPING_SHOPS` value one stack gets: only its own shops' keys, so a stack cannot touch another
+ * group's shops. Throws naming the shops that have no key, and how to add one.
+ */
+export function groupShopsValue(group: FleetGroup, keys: ReadonlyMap<string, ShopCredentials>): string {
+  const missing = group.shops.filter((shop) => !keys.has(shop.name)).map((shop) => shop.name);
+  if (missing.length > 0) {
+    throw new CredentialsError(
+      `${SHOPS_ENV} has no key for ${missing.join(", ")}: add {"${missing[0]}": {"apiKey": "..."}} to it (a CI secret, never a file)`,
+    );
+  }
+  return JSON.stringify(Object.fromEntries(group.shops.map((shop) => [shop.name, keys.get(shop.name)])));
+}
