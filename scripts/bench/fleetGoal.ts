@@ -1,59 +1,28 @@
 /**
- * HOOK FOR GOAL 6 (BENCH_FLEET=1): "1,000 shops as 10 stacks of 100 vs one stack of 1,000".
- *
- * The measurement lives in `scripts/bench/stacksFleet.ts`, written by the fleet work (examples/fleet), which
- * exports `measureStacksVersusOne({ shops, stacks, concurrency, latencyMs })`. This branch does not have that
- * file, and TypeScript cannot import a module that may be missing, so it is loaded at run time from the
- * compiled output. Once the file is merged, replace {@link loadStacksFleet} with a static import.
+ * Goal 6 (BENCH_FLEET=1): a fleet as many stacks, deployed side by side by the examples/fleet runner, versus
+ * one stack (`scripts/bench/stacksFleet.ts` measures it).
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { FleetComparison } from "./samples";
+import { measureStacksVersusOne } from "./stacksFleet";
 
-/** What `measureStacksVersusOne` takes (agreed with the fleet work). */
-export interface StacksVersusOneOptions {
+/** What goal 6 compares: `shops` as `stacks` stacks, `concurrency` at a time, with `latencyMs` per call. */
+export interface FleetGoalOptions {
   readonly shops: number;
   readonly stacks: number;
-  /** Stacks deployed side by side. */
   readonly concurrency: number;
-  /** Added latency of every API call in the simulator. */
   readonly latencyMs: number;
 }
 
-/** The fields of its answer this bench prints (it may return more). */
-export interface StacksVersusOneResult {
-  readonly oneStackUpMs: number;
-  readonly oneStackDestroyMs: number;
-  readonly manyStacksUpMs: number;
-  readonly manyStacksDestroyMs: number;
-}
-
-type MeasureStacksVersusOne = (options: StacksVersusOneOptions) => Promise<StacksVersusOneResult>;
-
-/** The compiled `stacksFleet.js` beside this module, or undefined when it has not been merged yet. */
-export function loadStacksFleet(dir = __dirname): MeasureStacksVersusOne | undefined {
-  const file = join(dir, "stacksFleet.js");
-  if (!existsSync(file)) return undefined;
-  const loaded = require(file) as { measureStacksVersusOne?: unknown };
-  if (typeof loaded.measureStacksVersusOne !== "function") {
-    throw new Error(`${file} does not export measureStacksVersusOne`);
-  }
-  return loaded.measureStacksVersusOne as MeasureStacksVersusOne;
-}
-
-/**
- * Runs goal 6 when BENCH_FLEET=1 (`shops` as `stacks` stacks vs one stack); undefined (printed "not
- * measured") when the module is missing.
- */
-export async function measureFleetGoal(
-  options: StacksVersusOneOptions,
-): Promise<FleetComparison | undefined> {
-  const measure = loadStacksFleet();
-  if (measure === undefined) {
-    console.log("  goal 6: scripts/bench/stacksFleet.ts is not in this build; not measured");
-    return undefined;
-  }
+/** Runs goal 6: `shops` as `stacks` stacks versus one stack. */
+export async function measureFleetGoal(options: FleetGoalOptions): Promise<FleetComparison> {
   console.log(`... goal 6: ${options.shops} shops as ${options.stacks} stacks vs one stack`);
-  const result = await measure(options);
-  return { shops: options.shops, stacks: options.stacks, ...result };
+  const result = await measureStacksVersusOne(options);
+  return {
+    shops: options.shops,
+    stacks: options.stacks,
+    oneStackUpMs: result.oneStackUpMs,
+    oneStackDestroyMs: result.oneStackDestroyMs,
+    manyStacksUpMs: result.manyStacksUpMs,
+    manyStacksDestroyMs: result.manyStacksDestroyMs,
+  };
 }
