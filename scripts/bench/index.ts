@@ -3,7 +3,7 @@
  * `destroy` of S shops x 3 hooks with our provider and with a naive one (scripts/bench/naive) under the default
  * engine settings and PULUMI_SKIP_CHECKPOINTS=true, the plain script as the lower bound, and optionally the
  * fleet of goal 6. Knobs: see {@link parseOptions} (BENCH_SHOPS, BENCH_RUNS, BENCH_NAIVE_SHOPS, BENCH_SETTINGS,
- * BENCH_SAFE_SETTING, BENCH_FIT_MIN_SHOPS, BENCH_FLEET, BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS,
+ * BENCH_SAFE_SETTING, BENCH_OTHER_SETTING_MAX_SHOPS, BENCH_FIT_MIN_SHOPS, BENCH_FLEET, BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS,
  * BENCH_FLEET_CONCURRENCY, BENCH_DETAILS). Writes
  * bench/results/bench.md, bench.json and time-per-resource.svg.
  */
@@ -32,6 +32,7 @@ async function main(): Promise<void> {
   const allSizes = [...new Set([...options.shops, ...options.naiveShops])].sort((a, b) => a - b);
   for (const shops of allSizes) {
     for (const setting of options.settings) {
+      if (setting !== options.safeSetting && shops > options.otherSettingMaxShops) continue;
       if (options.shops.includes(shops))
         deployments.push(await measureDeployment("ours", setting, shops, options.runs));
       if (options.naiveShops.includes(shops)) {
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
         stacks: options.fleetStacks,
         concurrency: options.fleetConcurrency,
         latencyMs: ADDED_LATENCY_MS,
+        setting: options.safeSetting,
       })
     : undefined;
   const data = { deployments, plain, fleet };

@@ -26,6 +26,11 @@ export interface BenchOptions {
   readonly settings: readonly EngineSetting[];
   /** The setting a SIGKILL-mid-`up` test showed safe: the linear-scaling goal is judged on it. */
   readonly safeSetting: EngineSetting;
+  /**
+   * Largest S measured under a setting other than the safe one (its cost grows with S squared: S = 1,000
+   * under the default settings alone takes about 20 minutes); its exponent is fitted on the sizes up to it.
+   */
+  readonly otherSettingMaxShops: number;
   /** Smallest S used for the growth-exponent fit (smaller fleets are dominated by the CLI's start-up). */
   readonly fitMinShops: number;
   /** Also run goal 6 (1,000 shops as 10 stacks of 100 versus one stack of 1,000). */
@@ -48,6 +53,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   // test/reliability/skipCheckpoints.test.ts: SIGKILL mid-`up` under skip-checkpoints leaves no duplicate, no
   // orphan, and state equal to live after the next `up`.
   safeSetting: "skip",
+  otherSettingMaxShops: 300,
   fitMinShops: 100,
   fleet: false,
   fleetShops: 1000,
@@ -81,7 +87,7 @@ function positive(name: string, value: string | undefined, fallback: number): nu
 
 /**
  * Reads BENCH_SHOPS, BENCH_RUNS, BENCH_NAIVE_SHOPS (`0` or `none`: no naive runs), BENCH_SETTINGS
- * (`default,skip`), BENCH_SAFE_SETTING, BENCH_FIT_MIN_SHOPS, BENCH_FLEET=1,
+ * (`default,skip`), BENCH_SAFE_SETTING, BENCH_OTHER_SETTING_MAX_SHOPS, BENCH_FIT_MIN_SHOPS, BENCH_FLEET=1,
  * BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS, BENCH_FLEET_CONCURRENCY and BENCH_DETAILS=0.
  * Throws a message naming the variable for a value it cannot use.
  */
@@ -101,6 +107,11 @@ export function parseOptions(env: Readonly<Record<string, string | undefined>>):
       env.BENCH_SAFE_SETTING === undefined || env.BENCH_SAFE_SETTING.trim() === ""
         ? DEFAULT_OPTIONS.safeSetting
         : setting("BENCH_SAFE_SETTING", env.BENCH_SAFE_SETTING),
+    otherSettingMaxShops: positive(
+      "BENCH_OTHER_SETTING_MAX_SHOPS",
+      env.BENCH_OTHER_SETTING_MAX_SHOPS,
+      DEFAULT_OPTIONS.otherSettingMaxShops,
+    ),
     fitMinShops: positive("BENCH_FIT_MIN_SHOPS", env.BENCH_FIT_MIN_SHOPS, DEFAULT_OPTIONS.fitMinShops),
     fleet: env.BENCH_FLEET === "1" || env.BENCH_FLEET === "true",
     fleetShops: positive("BENCH_FLEET_SHOPS", env.BENCH_FLEET_SHOPS, DEFAULT_OPTIONS.fleetShops),
