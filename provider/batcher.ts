@@ -26,6 +26,11 @@ interface Batch<G, T, R> {
 export interface BatcherOptions<G, T> {
   /** Wait for more items this long, in ms, from the first (default {@link BATCH_WINDOW_MS}); per group. */
   readonly windowMs?: number | ((group: G) => number);
+  /**
+   * Sends every waiting batch when no item of any group was added for this long, in ms: when the callers
+   * stopped coming (the engine runs few steps at once), waiting for more only delays. Default: no such rule.
+   */
+  readonly idleMs?: number;
   /** Whether a batch has every item it waits for: it is sent at once. */
   readonly complete?: (group: G, items: readonly T[]) => boolean;
   /** A batch this size is sent at once (default {@link MAX_ITEMS_PER_REQUEST}). */
@@ -47,6 +52,8 @@ export class Batcher<G, T, R> {
   readonly #windowMs: (group: G) => number;
   readonly #complete: (group: G, items: readonly T[]) => boolean;
   readonly #maxSize: number;
+  readonly #idleMs: number | undefined;
+  #idleTimer: NodeJS.Timeout | undefined;
   readonly #sizeOf: (items: readonly T[]) => number;
 
   constructor(
@@ -59,6 +66,7 @@ export class Batcher<G, T, R> {
     const windowMs = options.windowMs ?? BATCH_WINDOW_MS;
     this.#windowMs = typeof windowMs === "number" ? () => windowMs : windowMs;
     this.#complete = options.complete ?? (() => false);
+    this.#idleMs = options.idleMs;
     this.#maxSize = options.maxSize ?? MAX_ITEMS_PER_REQUEST;
     this.#sizeOf = options.sizeOf ?? ((items) => items.length);
   }
@@ -75,7 +83,30 @@ export class Batcher<G, T, R> {
     const result = new Promise<R>((resolve, reject) => added.waiters.push({ item, resolve, reject }));
     const items = added.waiters.map((w) => w.item);
     if (this.#sizeOf(items) >= this.#maxSize || this.#complete(added.group, items)) this.#flush(key);
+    else this.#restartIdleTimer();
     return result;
+  }
+
+  /** Sends the group's waiting batch now if it has become complete (what it waits for changed). */
+  recheck(group: G): void {
+    const key = this.#keyOf(group);
+    const batch = this.#pending.get(key);
+    if (batch === undefined) return;
+    if (
+      this.#complete(
+        batch.group,
+        batch.waiters.map((w) => w.item),
+      )
+    )
+      this.#flush(key);
+  }
+
+  #restartIdleTimer(): void {
+    if (this.#idleMs === undefined) return;
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = setTimeout(() => {
+      for (const key of [...this.#pending.keys()]) this.#flush(key);
+    }, this.#idleMs);
   }
 
   #flush(key: string): void {

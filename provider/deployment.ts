@@ -24,6 +24,8 @@ export class Deployment {
   readonly #listings = new Map<string, Promise<LiveSubscription[]>>();
   /** `api#id` of every subscription a create of this deployment wrote or adopted. */
   readonly #claimed = new Set<string>();
+  /** `api#id` of every subscription a resource the program declares keeps unchanged (see `recordKept`). */
+  readonly #kept = new Set<string>();
   /** Hooks declared (checked) in this deployment, by API, key and hook: one resource each. */
   readonly #declared = new Map<string, Declaration>();
   /** Declarations checked in this deployment, by key, hook and URL: what the program declares now. */
@@ -227,6 +229,12 @@ export class Deployment {
    */
   recordKept(api: string, id: number): void {
     this.#claimed.add(`${api}#${id}`);
+    this.#kept.add(`${api}#${id}`);
+  }
+
+  /** Whether a resource the program declares keeps subscription `id` of `api` unchanged (its diff said so). */
+  kept(api: string, id: number): boolean {
+    return this.#kept.has(`${api}#${id}`);
   }
 
   /**

@@ -13,7 +13,13 @@ import { ShippingError } from "./errors/shippingError";
 import { IdBatcher } from "./idBatcher";
 import { type CheckFailure, checkInputs, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { configuredTargets, resolveShop, type ShopTarget } from "./settings";
-import { type RecordedPlace, type ShopIdentity, shopIdentityOf, targetChanged } from "./targetChange";
+import {
+  type RecordedPlace,
+  type ShopIdentity,
+  shopCannotSay,
+  shopIdentityOf,
+  targetChanged,
+} from "./targetChange";
 
 /** Outputs of a WebhookSubscription as stored in state. */
 export interface SubscriptionOutputs {
@@ -261,13 +267,11 @@ export async function diff(
     const identity = shopIdentityOf(listing);
     if (identity !== undefined && !isSameShop(identity, recorded))
       throw targetChanged(recorded, target, identity);
-    if (listing.length === 0 && !decision.changes) {
-      // The shop lists nothing, so it cannot say which shop its key reaches: the recorded subscription was
-      // deleted in the back office, or the key now reaches another (empty) shop. Either way the hook is not
-      // subscribed through this key: replace, so that `up` subscribes it. The old one's delete finds it gone,
-      // or (another shop) refuses to act there and says so.
-      return { changes: true, replaces: ["shopId"], deleteBeforeReplace: false };
-    }
+    // The shop lists nothing, so it cannot say which shop its key reaches: the recorded subscription was
+    // deleted in the back office, or the key now reaches another, empty shop. Acting either way could report
+    // success with the hook unsubscribed or orphan the old subscription: refuse before any write, saying how
+    // to go on in each case.
+    if (listing.length === 0) throw shopCannotSay(recorded, target);
   }
   return keep(decision, kept, target, recorded);
 }
@@ -279,7 +283,10 @@ export async function diff(
  */
 function keep(decision: DiffDecision, kept: boolean, target: ShopTarget, recorded: Recorded): DiffDecision {
   if (kept) deployment.recordKept(recorded.api ?? target.api, recorded.id);
-  if (!decision.changes) deployment.settleCreate(target, recorded.hook);
+  if (!decision.changes) {
+    deployment.settleCreate(target, recorded.hook);
+    creates.recheck({ target, identity: undefined });
+  }
   return decision;
 }
 
@@ -336,6 +343,11 @@ interface Created {
  * stack (over 25 ms at a few hundred resources); the wait ends as soon as the last of them arrives.
  */
 export const CREATE_WAIT_MS = 1_000;
+/**
+ * A waiting create goes when no create of any shop arrived for this long, in ms: the engine is not starting
+ * more (it runs few steps at once, for example `--parallel 1`, and starts the next only when this one ends).
+ */
+export const CREATE_IDLE_MS = 100;
 
 /**
  * The creates of one set of credentials, run as one batch in the shop's write lane: sent once every hook the
@@ -347,6 +359,7 @@ const creates = new Batcher<CreateGroup, NewSubscription, Created>(
     deployment.exclusive(writeLane(target, identity), () => createAll(target, identity, requests)),
   {
     windowMs: ({ target }) => (deployment.awaitedCreates(target).size > 1 ? CREATE_WAIT_MS : BATCH_WINDOW_MS),
+    idleMs: CREATE_IDLE_MS,
     complete: ({ target }, requests) => {
       const awaited = deployment.awaitedCreates(target);
       return awaited.size > 0 && [...awaited].every((hook) => requests.some((r) => r.hook === hook));
@@ -378,7 +391,11 @@ async function createAll(
     }
     const current = listing.find((s) => s.hook === hook);
     if (current !== undefined && current.url === url) results[i] = { value: { id: current.id, current } };
-    else toPost.push(i);
+    else if (current !== undefined && deployment.kept(target.api, current.id)) {
+      // Another resource of the program keeps this subscription (the same shop under another key, deployed
+      // before): overwriting it would leave that resource recording a subscription that is gone.
+      results[i] = { error: declaredTwice(target, identity?.shopId, hook) };
+    } else toPost.push(i);
   });
   const posted = await postAll(
     target,
@@ -409,20 +426,50 @@ const ITEM_REFUSALS = new Set([400, 409, 422]);
 async function postAll(target: ShopTarget, subs: readonly NewSubscription[]): Promise<ItemResult<number>[]> {
   if (subs.length === 0) return [];
   const client = deployment.client(target);
+  let ids: number[];
   try {
-    return (await client.create(subs)).map((value) => ({ value }));
+    ids = await client.create(subs);
   } catch (error) {
     deployment.forgetListing(target);
-    if (error instanceof ShippingRequestError && error.status < 500 && error.status !== 429) {
-      if (subs.length === 1 || !ITEM_REFUSALS.has(error.status)) return subs.map(() => ({ error }));
-      return Promise.all(subs.map(async (sub) => (await postAll(target, [sub]))[0] as ItemResult<number>));
-    }
-    const applied = await deployment.listing(target).catch(() => []);
-    return subs.map(({ hook, url }) => {
-      const found = applied.find((s) => s.hook === hook && s.url === url);
-      return found !== undefined ? { value: found.id } : { error };
-    });
+    const refusal = error instanceof ShippingRequestError && error.status < 500 && error.status !== 429;
+    if (refusal && (subs.length === 1 || !ITEM_REFUSALS.has(error.status)))
+      return subs.map(() => ({ error }));
+    const applied = refusal ? [] : await deployment.listing(target).catch(() => []);
+    return Promise.all(
+      subs.map(async (sub): Promise<ItemResult<number>> => {
+        const found = applied.find((s) => s.hook === sub.hook && s.url === sub.url);
+        if (found !== undefined) return { value: found.id };
+        // Sent again alone, so that what fails is this hook's own failure (a refusal of its content, or a
+        // 5xx one hook's content may cause), not its shop's.
+        if (subs.length > 1) return (await postAll(target, [sub]))[0] as ItemResult<number>;
+        return { error };
+      }),
+    );
   }
+  return subs.length === 1 ? [{ value: ids[0] as number }] : matchIds(target, subs, ids);
+}
+
+/**
+ * Which answered id is which hook's: the spec does not say that the ids come back in the order of the
+ * request, so they are read back (one GET of all of them) and matched by hook and URL. The read also tells
+ * the shop the service reports, so an empty shop needs no other read-back.
+ */
+async function matchIds(
+  target: ShopTarget,
+  subs: readonly NewSubscription[],
+  ids: readonly number[],
+): Promise<ItemResult<number>[]> {
+  const live = await deployment.client(target).list(ids);
+  void deployment.readBackIdentity(target, async () => shopIdentityOf(live));
+  return subs.map((sub) => {
+    const found = live.find((s) => s.hook === sub.hook && s.url === sub.url);
+    if (found !== undefined) return { value: found.id };
+    return {
+      error: new ShippingError(
+        `POST /webhook_subscriptions answered ids ${ids.join(", ")} for ${subs.length} hooks, but none of them is ${sub.hook} at the requested URL when read back; run \`pulumi up\` again (the hook is taken over if it was written)`,
+      ),
+    };
+  });
 }
 
 /** Fails a create of a hook that a create of this deployment wrote in the same shop under another name or key. */

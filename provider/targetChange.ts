@@ -56,3 +56,16 @@ export function targetChanged(
     `${what} was created in shop ${recorded.shopId} at ${recorded.api}, but the service reports shop ${otherShop?.shopId ?? "(another)"} for the key of shop ${now.label}. Nothing was changed for this resource. To keep managing it, set ${setting} back to a key of shop ${recorded.shopId} and run \`pulumi up\` (refresh and destroy use the configuration of the last \`up\`). To move this stack to the other shop, run \`pulumi destroy\` with the old key (${leave}), then change it and run \`pulumi up\``,
   );
 }
+
+/**
+ * The configured shop lists no subscription at all, so the service cannot say which shop its key reaches:
+ * the recorded subscription was deleted in the back office, or the key now belongs to another, empty shop.
+ * Says that nothing was changed and how to go on in each case.
+ */
+export function shopCannotSay(recorded: RecordedPlace, now: ShopTarget): ShippingConfigError {
+  const setting = settingOf(recorded.shop, "apiKey");
+  return new ShippingConfigError(
+    setting,
+    `subscription ${recorded.id} (${recorded.hook}) was created in shop ${recorded.shopId} at ${recorded.api}, but shop ${now.label} now lists no subscription at all, so the service cannot say which shop its key reaches. Nothing was changed for this resource. If the subscriptions were deleted in the back office, run \`pulumi up --refresh\`: refresh drops the resource and up subscribes the hook again. If ${setting} now holds another shop's key, set it back to a key of shop ${recorded.shopId} and run \`pulumi up\`; to move the stack to the other shop, run \`pulumi destroy\` with the old key first (or \`pulumi state delete <urn>\` to leave the subscription where it is)`,
+  );
+}

@@ -380,7 +380,7 @@ export class World {
       violations.push(...secretsIn(await plainExport(stack), "a plain stack export"));
     }
     if (!result.ok && !killed)
-      violations.push(...this.explainFailure(name, op, result.text, faults, recordsBefore));
+      violations.push(...this.explainFailure(name, op, result.text, faults, recordsBefore, before));
 
     if (result.ok && op !== "preview") {
       if (op === "refresh" || op === "upRefresh" || isDestroy) runtime.dirty = false;
@@ -420,6 +420,7 @@ export class World {
     text: string,
     faults: ReadonlyArray<{ service: ServiceName; fault: FaultName }>,
     recordsBefore: readonly StateRecord[],
+    before: Snapshot,
   ): string[] {
     const runtime = this.stacks[name];
     const names = [
@@ -441,6 +442,11 @@ export class World {
     ) {
       explanations.push({ why: "a change of target" });
     }
+    // A shop that lists nothing cannot say which shop its key reaches: a resource recorded there is refused
+    // (deleted in the back office, or the key now reaches another, empty shop), naming both ways on.
+    const usedShops = new Set(runtime.decl.resources.map((r) => resourceShop(runtime.decl, r)));
+    if (recordsBefore.length > 0 && [...usedShops].some((shop) => (before.get(shop) ?? []).length === 0))
+      explanations.push({ why: "a configured shop that lists nothing", reason: /lists no subscription/ });
     if (explanations.length === 0)
       return [`${op} of ${name} failed and the model has no reason: ${firstError(text)}`];
     const attempts = explanations.map((e) => failureSaysWhy(text, names, e.reason));
