@@ -58,6 +58,15 @@ if [ -x "$binary" ] && [ "$("$binary" version 2>/dev/null)" = "v$PULUMI_VERSION"
   exit 0
 fi
 
+# Another CLI in the folder (for example SHIPPING_PULUMI_ROOT pointing at one the user installed) is never
+# replaced: this script only ever writes v$PULUMI_VERSION, into a folder with no other pulumi in it.
+if [ -e "$binary" ]; then
+  found_version="$("$binary" version 2>/dev/null || echo "a CLI that does not run")"
+  fail "$binary is $found_version, not v$PULUMI_VERSION, and is left as it is.
+Point SHIPPING_PULUMI_ROOT at a Pulumi CLI 3.181 or newer with the nodejs dynamic provider plugin beside it,
+or unset it so that v$PULUMI_VERSION is built under $pulumi_home/versions/$PULUMI_VERSION."
+fi
+
 if ! command -v go >/dev/null 2>&1; then
   fail "no Pulumi CLI v$PULUMI_VERSION at $binary and no Go toolchain to build one.
 Either install the official CLI (https://www.pulumi.com/docs/install/, version $PULUMI_VERSION) and set

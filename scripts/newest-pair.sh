@@ -34,7 +34,8 @@ done_step
 
 step "Pulumi CLI $PULUMI_CLI_VERSION and the project's own $BASELINE_CLI_VERSION (each built once from the Go module proxy)"
 bash "$repo_root/scripts/install-pulumi.sh" "$PULUMI_CLI_VERSION"
-baseline_root="${SHIPPING_PULUMI_ROOT:-$pulumi_home/versions/$BASELINE_CLI_VERSION}"
+# The project's own CLI, built where this project keeps it (never into a SHIPPING_PULUMI_ROOT of the user's).
+baseline_root="$pulumi_home/versions/$BASELINE_CLI_VERSION"
 SHIPPING_PULUMI_ROOT="$baseline_root" bash "$repo_root/scripts/install-pulumi.sh" "$BASELINE_CLI_VERSION"
 done_step
 
