@@ -41,6 +41,8 @@ export interface ExploreReport {
   readonly steps: number;
   /** Engine operations run. */
   readonly operations: number;
+  /** Operations run again after the CLI and the program lost their gRPC connection with no effect. */
+  readonly transportRetries: number;
   readonly durationMs: number;
   /** The shrunk counterexample, when an invariant broke. */
   readonly counterexample?: Counterexample;
@@ -122,6 +124,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
       runs: run,
       steps,
       operations,
+      transportRetries: world.transportRetries,
       durationMs: Date.now() - started,
       ...(counterexample !== undefined ? { counterexample } : {}),
       interrupted: result.interrupted,

@@ -300,6 +300,24 @@ export class World {
     return existsSync(file) ? createHash("sha256").update(readFileSync(file)).digest("hex") : "none";
   }
 
+  /** Operations run again after a gRPC transport failure between the CLI and the program (see operate). */
+  transportRetries = 0;
+
+  /** A failure of the engine-program transport ("14 UNAVAILABLE") that wrote nothing and saved nothing. */
+  private lostTransport(
+    result: OperationResult,
+    writesBefore: number,
+    name: StackName,
+    hash: string,
+  ): boolean {
+    return (
+      !result.ok &&
+      /14 UNAVAILABLE: No connection established/.test(result.text) &&
+      this.services.writeCount() === writesBefore &&
+      this.checkpointHash(name) === hash
+    );
+  }
+
   private async operate(name: StackName, op: Operation | "kill", step: Step): Promise<StepReport> {
     const runtime = this.stacks[name];
     const { stack } = await this.stackOf(name);
@@ -323,6 +341,12 @@ export class World {
       if (killed) await this.recoverFromKill(stack);
     } else {
       result = await runOperation(stack, op);
+      if (this.lostTransport(result, writesBefore, name, hashBefore)) {
+        // The CLI and the inline program lost their gRPC connection before anything happened: no API write,
+        // state untouched. The attempt had no effect, so it is run again once (and counted, not hidden).
+        this.transportRetries += 1;
+        result = await runOperation(stack, op);
+      }
     }
     this.services.clearFaults();
     const after = this.services.snapshot();
