@@ -6,7 +6,6 @@
  * each stack's changes and writes nothing, a bad key fails only its group (exit status 1, the others deploy),
  * destroy removes everything.
  */
-import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import type * as fleetModule from "../../examples/fleet/fleet";
 import type * as poolModule from "../../examples/fleet/pool";
 import { HOOKS } from "../../provider/hooks";
 import { type RunningSimulator, type ShopSeed, startSimulator } from "../../simulator";
+import { type ProcessResult, runProcess } from "../package/support/process";
 import { secretForms } from "../support/shops";
 import { dist, REPO_ROOT, type Sandbox, sandbox } from "./support/engine";
 
@@ -59,54 +59,27 @@ function shopsEnv(badGroup?: string): string {
   );
 }
 
-interface CliRun {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** Runs the fleet command line as a user would, bounded by {@link RUN_DEADLINE_MS}. */
-function fleetCli(box: Sandbox, args: readonly string[], env: Record<string, string>): Promise<CliRun> {
+function fleetCli(
+  box: Sandbox,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<ProcessResult> {
   const cliBin = join(dist.pulumiCli.pulumiCliRoot(), "bin");
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: box.root,
-      env: {
-        ...process.env,
-        PATH: `${cliBin}${delimiter}${process.env.PATH ?? ""}`,
-        PULUMI_HOME: box.pulumiHome,
-        PULUMI_CONFIG_PASSPHRASE: "fleet-test-passphrase",
-        PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-        SHIPPING_SHOPS: "",
-        SHIPPING_API_KEY: "",
-        PULUMI_BACKEND_URL: "",
-        ...env,
-      },
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-      reject(
-        new Error(`fleet ${args.join(" ")} did not end within ${RUN_DEADLINE_MS} ms\n${stdout}\n${stderr}`),
-      );
-    }, RUN_DEADLINE_MS);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
+  return runProcess(process.execPath, [CLI, ...args], {
+    cwd: box.root,
+    env: {
+      ...process.env,
+      PATH: `${cliBin}${delimiter}${process.env.PATH ?? ""}`,
+      PULUMI_HOME: box.pulumiHome,
+      PULUMI_CONFIG_PASSPHRASE: "fleet-test-passphrase",
+      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+      SHIPPING_SHOPS: "",
+      SHIPPING_API_KEY: "",
+      PULUMI_BACKEND_URL: "",
+      ...env,
+    },
+    deadlineMs: RUN_DEADLINE_MS,
   });
 }
 
@@ -126,12 +99,12 @@ function fleetArgs(box: Sandbox, operation: string): string[] {
 }
 
 /** The progress lines of one stack. */
-function linesOf(run: CliRun, group: string): string[] {
+function linesOf(run: ProcessResult, group: string): string[] {
   return run.stdout.split("\n").filter((line) => line.startsWith(`[${group}] `));
 }
 
 /** Most stacks running at once, from the order of the started / done / failed lines. */
-function mostInFlight(run: CliRun): number {
+function mostInFlight(run: ProcessResult): number {
   let running = 0;
   let most = 0;
   for (const line of run.stdout.split("\n")) {
