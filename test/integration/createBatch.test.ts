@@ -1,31 +1,24 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BATCH_WINDOW_MS } from "../../provider/batcher";
 import { CREATE_WAIT_MS } from "../../provider/runtime";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { freshProvider } from "../support/provider";
-import { ACME_KEY, TEST_SHOPS } from "../support/shops";
 
 const HOOKS = ["shipment_status_change", "shipment_label_created", "order_status_change"] as const;
 
 describe("the creates of one shop share one POST", () => {
-  let sim: RunningSimulator;
-  let config: Record<string, string>;
-  beforeAll(async () => {
-    sim = await startSimulator({ shops: TEST_SHOPS });
-    config = { "shipping:apiKey": ACME_KEY, "shipping:baseUrl": sim.baseUrl };
-  });
-  afterAll(() => sim.close());
-  beforeEach(() => sim.reset());
+  const acme = useAcmeSimulator();
+  const fresh = () => freshProvider(acme.config);
 
-  const posts = () => sim.requests().filter((r) => r.method === "POST");
+  const posts = () => acme.sim.requests().filter((r) => r.method === "POST");
   const live = () =>
-    sim
+    acme.sim
       .subscriptions("acme")
       .map((s) => [s.id, s.hook, s.url])
       .sort();
 
   it("a hook the service refuses fails alone, with the service's reason; the shop's other hooks are subscribed", async () => {
-    const provider = await freshProvider(config);
+    const provider = await fresh();
     // Check would stop this URL before any call; here the service is the one to refuse it.
     const urls = ["https://h.example/a", "https://h.example/NOT-LOWERCASE", "https://h.example/c"];
     const outcomes = await Promise.allSettled(
@@ -47,8 +40,8 @@ describe("the creates of one shop share one POST", () => {
   });
 
   it("a POST applied but never answered is found by a fresh listing: each hook once, each create its id", async () => {
-    sim.addFault({ kind: "drop-after-write", count: 100, method: "POST" });
-    const provider = await freshProvider(config);
+    acme.sim.addFault({ kind: "drop-after-write", count: 100, method: "POST" });
+    const provider = await fresh();
     const created = await Promise.all(
       HOOKS.map((hook) => provider.create({ hook, url: `https://h.example/${hook}` })),
     );
@@ -57,7 +50,7 @@ describe("the creates of one shop share one POST", () => {
   });
 
   it("two creates of one hook with one key: one is written, the other fails naming the hook, in one POST", async () => {
-    const provider = await freshProvider(config);
+    const provider = await fresh();
     const outcomes = await Promise.allSettled([
       provider.create({ hook: HOOKS[0], url: "https://h.example/first" }),
       provider.create({ hook: HOOKS[0], url: "https://h.example/second" }),
@@ -71,7 +64,7 @@ describe("the creates of one shop share one POST", () => {
   });
 
   it("waits for the shop's other declared creates, even when the engine starts them far apart: one POST", async () => {
-    const provider = await freshProvider(config);
+    const provider = await fresh();
     for (const hook of HOOKS) await provider.check({}, { hook, url: `https://h.example/${hook}` });
     const started: Promise<unknown>[] = [];
     for (const hook of HOOKS) {
@@ -81,11 +74,11 @@ describe("the creates of one shop share one POST", () => {
     }
     await Promise.all(started);
     expect(posts()).toHaveLength(1);
-    expect(sim.subscriptions("acme")).toHaveLength(3);
+    expect(acme.sim.subscriptions("acme")).toHaveLength(3);
   });
 
   it("does not wait for a declared hook whose resource is unchanged: the batch goes when the rest arrive", async () => {
-    const provider = await freshProvider(config);
+    const provider = await fresh();
     const [kept, ...created] = HOOKS;
     for (const hook of HOOKS) await provider.check({}, { hook, url: `https://h.example/${hook}` });
     const unchanged = { hook: kept, url: `https://h.example/${kept}` };

@@ -5,36 +5,29 @@
  */
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { CREATE_WAIT_MS } from "../../provider/runtime";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { freshProvider } from "../support/provider";
-import { ACME_KEY, ACME_SECOND_KEY, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, ACME_SECOND_KEY, GLOBEX_KEY } from "../support/shops";
 
 const SHIPMENTS = "shipment_status_change";
 const LABELS = "shipment_label_created";
 const ORDERS = "order_status_change";
 
-let sim: RunningSimulator;
-let config: Record<string, string>;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-  config = { "shipping:apiKey": ACME_KEY, "shipping:baseUrl": sim.baseUrl };
-});
-afterAll(() => sim.close());
-beforeEach(() => sim.reset());
+const acme = useAcmeSimulator();
 
 const decl = (hook: string) => ({ hook, url: `https://h.example/${hook}` });
-const posts = () => sim.requests().filter((r) => r.method === "POST");
+const posts = () => acme.sim.requests().filter((r) => r.method === "POST");
 
 describe("the wait for the shop's other creates", () => {
   it("does not stall when an unchanged sibling's diff settles after the create joined the batch", async () => {
     // The stack already subscribes LABELS (recorded with its shopId). The program now declares ORDERS first,
     // then LABELS unchanged: the engine checks ORDERS, starts its create, and meanwhile checks and diffs
     // LABELS. Both the create and the diff wait on the shop's first listing; the create joins the batch first.
-    const first = await freshProvider(config);
+    const first = await freshProvider(acme.config);
     const kept = await first.create(decl(LABELS));
-    const provider = await freshProvider(config);
+    const provider = await freshProvider(acme.config);
     await provider.check({}, decl(ORDERS));
     const began = performance.now();
     const created = provider.create(decl(ORDERS));
@@ -54,7 +47,7 @@ describe("the wait for the shop's other creates", () => {
   it("does not stall each create when the engine runs one step at a time (--parallel 1)", async () => {
     // With one worker the engine checks the next resource while the current create runs, and starts the next
     // create only when the current one returns: a create can never be joined by a sibling it waits for.
-    const provider = await freshProvider(config);
+    const provider = await freshProvider(acme.config);
     const hooks = [SHIPMENTS, LABELS, ORDERS];
     await provider.check({}, decl(hooks[0] as string));
     const began = performance.now();
@@ -65,7 +58,7 @@ describe("the wait for the shop's other creates", () => {
       await running;
     }
     const waited = performance.now() - began;
-    expect(sim.subscriptions("acme")).toHaveLength(3);
+    expect(acme.sim.subscriptions("acme")).toHaveLength(3);
     // Observed: (hooks - 1) x CREATE_WAIT_MS, 3 POSTs anyway.
     expect({ waited: Math.round(waited), posts: posts().length }).toEqual({
       waited: expect.toSatisfy((ms: number) => ms < CREATE_WAIT_MS),
@@ -120,7 +113,7 @@ async function reorderingProxy(target: string): Promise<{ url: string; server: S
 describe("ids of one batched POST", () => {
   let proxy: { url: string; server: Server };
   beforeAll(async () => {
-    proxy = await reorderingProxy(sim.baseUrl);
+    proxy = await reorderingProxy(acme.sim.baseUrl);
   });
   afterAll(() => new Promise<void>((resolve) => proxy.server.close(() => resolve())));
 
@@ -130,14 +123,14 @@ describe("ids of one batched POST", () => {
     // POST of [SHIPMENTS (new id), ORDERS (overwritten)]. Under new-id the answer is [high, higher]; a service
     // that lists ids in ascending order answers the same; under keep-id ORDERS keeps its low id and an
     // ascending answer swaps the two.
-    sim.setSwitches({ overwrite: "keep-id" });
-    onTestFinished(() => sim.setSwitches({ overwrite: "new-id" }));
+    acme.sim.setSwitches({ overwrite: "keep-id" });
+    onTestFinished(() => acme.sim.setSwitches({ overwrite: "new-id" }));
     const seed = await freshProvider(viaProxy);
     await seed.create({ hook: ORDERS, url: "https://h.example/old" });
     const provider = await freshProvider(viaProxy);
     const created = await Promise.all([provider.create(decl(SHIPMENTS)), provider.create(decl(ORDERS))]);
     expect(posts().at(-1)?.body).toMatchObject({ data: { webhook_subscriptions: [{}, {}] } });
-    const live = sim.subscriptions("acme");
+    const live = acme.sim.subscriptions("acme");
     const recordedVsLive = created.map((c) => ({
       hook: c.outs.hook,
       liveHookOfRecordedId: live.find((s) => s.id === Number(c.id))?.hook,
@@ -150,8 +143,8 @@ describe("ids of one batched POST", () => {
 
   it("so destroy succeeds and leaves both subscriptions behind (orphans no state records)", async () => {
     const viaProxy = { "shipping:apiKey": ACME_KEY, "shipping:baseUrl": proxy.url };
-    sim.setSwitches({ overwrite: "keep-id" });
-    onTestFinished(() => sim.setSwitches({ overwrite: "new-id" }));
+    acme.sim.setSwitches({ overwrite: "keep-id" });
+    onTestFinished(() => acme.sim.setSwitches({ overwrite: "new-id" }));
     const seed = await freshProvider(viaProxy);
     await seed.create({ hook: ORDERS, url: "https://h.example/old" });
     const provider = await freshProvider(viaProxy);
@@ -162,7 +155,7 @@ describe("ids of one batched POST", () => {
       created.map((c) => destroyer.deleteSubscription(c.id, c.outs as unknown as Record<string, unknown>)),
     );
     // Observed: both hooks are still subscribed (each delete saw "another hook" under its id and left it).
-    expect(sim.subscriptions("acme").map((s) => s.hook)).toEqual([]);
+    expect(acme.sim.subscriptions("acme").map((s) => s.hook)).toEqual([]);
   });
 });
 
@@ -171,25 +164,28 @@ describe("a recorded shop that now lists nothing (the key reaches another, empty
     // Created in acme; then the default shop's key is swapped to globex's, which lists no subscription. A
     // replace would orphan acme's subscription (deleteBeforeReplace: the old delete runs while globex still
     // lists nothing) or leave no way out (create-before-delete).
-    const before = await freshProvider(config);
+    const before = await freshProvider(acme.config);
     const old = await before.create(decl(ORDERS));
     const oldOuts = old.outs as unknown as Record<string, unknown>;
     expect(old.outs.shopId).toBeDefined();
-    const swapped = await freshProvider({ "shipping:apiKey": GLOBEX_KEY, "shipping:baseUrl": sim.baseUrl });
+    const swapped = await freshProvider({
+      "shipping:apiKey": GLOBEX_KEY,
+      "shipping:baseUrl": acme.sim.baseUrl,
+    });
     await swapped.check(oldOuts, decl(ORDERS));
-    sim.clearRequests();
+    acme.sim.clearRequests();
     const refusal = String(await swapped.diff(old.id, oldOuts, decl(ORDERS)).catch((e: unknown) => e));
     expect(refusal).toContain("lists no subscription at all");
     expect(refusal).toContain("Nothing was changed for this resource");
     expect(refusal).toContain("pulumi up --refresh");
     expect(refusal).toContain("set it back to a key of shop");
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
     // Advice: set the key back and run up (no change), or destroy with the old key (the subscription goes).
-    const keyBack = await freshProvider(config);
+    const keyBack = await freshProvider(acme.config);
     await keyBack.check(oldOuts, decl(ORDERS));
     expect((await keyBack.diff(old.id, oldOuts, decl(ORDERS))).changes).toBe(false);
-    await (await freshProvider(config)).deleteSubscription(old.id, oldOuts);
-    expect({ acme: sim.subscriptions("acme"), globex: sim.subscriptions("globex") }).toEqual({
+    await (await freshProvider(acme.config)).deleteSubscription(old.id, oldOuts);
+    expect({ acme: acme.sim.subscriptions("acme"), globex: acme.sim.subscriptions("globex") }).toEqual({
       acme: [],
       globex: [],
     });
@@ -233,7 +229,7 @@ async function poisonProxy(target: string, poison: string): Promise<{ url: strin
 
 describe("a sibling whose content makes the service fail (5xx)", () => {
   it("fails only its own create, as a refusal (4xx) of its content would", async () => {
-    const proxy = await poisonProxy(sim.baseUrl, "https://h.example/poison");
+    const proxy = await poisonProxy(acme.sim.baseUrl, "https://h.example/poison");
     onTestFinished(() => new Promise<void>((resolve) => proxy.server.close(() => resolve())));
     const provider = await freshProvider({ "shipping:apiKey": ACME_KEY, "shipping:baseUrl": proxy.url });
     const outcomes = await Promise.allSettled([
@@ -251,7 +247,7 @@ describe("one hook per shop under two keys of one shop (pre-existing; found whil
     // README, Guarantees: "One hook per shop: ... under two keys of one shop (when the service reports
     // shop_id) it fails before the second write." Here the first declaration was deployed by an earlier `up`.
     const twoKeys = {
-      ...config,
+      ...acme.config,
       "shipping:shops": JSON.stringify({ alias: { apiKey: ACME_SECOND_KEY } }),
     };
     const first = await freshProvider(twoKeys);
@@ -273,7 +269,7 @@ describe("one hook per shop under two keys of one shop (pre-existing; found whil
     ]);
     const outcome = {
       secondCreate: second[0]?.status,
-      live: sim.subscriptions("acme").map((s) => [s.id, s.url]),
+      live: acme.sim.subscriptions("acme").map((s) => [s.id, s.url]),
       firstRecords: [Number(orders.id), "https://h.example/first"],
     };
     // Observed: the second create succeeds and overwrites the first's subscription; the first resource still
