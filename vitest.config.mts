@@ -1,11 +1,5 @@
 import { defineConfig } from "vitest/config";
-
-/**
- * test/e2e/engineUnreachable.test.ts gives an inline program an engine address where nothing listens, on
- * purpose; the SDK's own calls to it then reject unhandled. Those, and only those (the socket's name carries
- * this marker), are not errors of the run.
- */
-export const UNREACHABLE_ENGINE_MARKER = "no-engine-listens-here";
+import { UNREACHABLE_ENGINE_MARKER } from "./test/support/unreachableEngine.js";
 
 export default defineConfig({
   test: {

@@ -9,8 +9,8 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../simulator";
-import { UNREACHABLE_ENGINE_MARKER } from "../../vitest.config.mts";
 import { acmeStackConfig, TEST_SHOPS } from "../support/shops";
+import { UNREACHABLE_ENGINE_MARKER } from "../support/unreachableEngine";
 import { declarationsProgram, engine, sandbox, stackIn, subscriptionResources } from "./support/engine";
 
 const load = createRequire(__filename);
