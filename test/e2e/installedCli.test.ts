@@ -83,7 +83,7 @@ describe("an installed Pulumi CLI", () => {
     const root = join(binWith({ prints: "v3.100.0" }), "..");
     const env = { ...process.env, [dist.pulumiCli.PULUMI_ROOT_ENV]: root };
     expect(() => dist.pulumiCli.requirePulumiCli(env)).toThrow(
-      /pulumi is v3\.100\.0; inline programs need 3\.181\.0 .* Run scripts\/install-pulumi\.sh to build 3\.248\.0 .* put a Pulumi CLI 3\.181\.0\+ on PATH, or set SHIPPING_PULUMI_ROOT/,
+      /pulumi is v3\.100\.0; inline programs need 3\.181\.0 .* Run scripts\/install-pulumi\.sh to build 3\.248\.0 .* or install a Pulumi CLI 3\.181\.0\+ with pulumi-resource-pulumi-nodejs beside it .* put it on PATH or set SHIPPING_PULUMI_ROOT to its folder\./,
     );
   });
 });
