@@ -109,9 +109,12 @@ describe("scripts/install-pulumi.sh with a stand-in go", () => {
 
     const again = run(process.execPath, [ENSURE], env);
     expect(again.status, again.output).toBe(0);
-    expect(again.output.trim()).toMatch(
-      new RegExp(`^Using Pulumi CLI v3\\.248\\.0 at ${root}/bin/pulumi \\(built by`),
+    const [node, cli, ...rest] = again.output.trim().split("\n");
+    expect(node).toBe(
+      `Using Node.js ${process.version} at ${process.execPath} (package.json engines.node: >=20.18.1)`,
     );
+    expect(cli).toMatch(new RegExp(`^Using Pulumi CLI v3\\.248\\.0 at ${root}/bin/pulumi \\(built by`));
+    expect(rest).toEqual([]);
     expect(run("bash", [SCRIPT], env).output).toContain("nothing to do");
     expect(go.calls()).toHaveLength(3);
   });
