@@ -65,22 +65,18 @@ describe("a Pulumi CLI laid out as the official Linux tarball (pulumi/pulumi, no
     const root = dist.pulumiCli.pulumiCliRoot(env);
     expect(realpathSync(join(root, "bin", "pulumi"))).toBe(realpathSync(join(tarball, "pulumi")));
     expect(realpathSync(join(root, "bin", PLUGIN))).toBe(realpathSync(join(tarball, PLUGIN)));
-    expect(dist.pulumiCli.pulumiCliRoot(env)).toBe(root);
 
-    // Named by SHIPPING_PULUMI_ROOT (the tarball's folder, or the root handed to child processes): the same CLI.
-    const named = { ...env, [dist.pulumiCli.PULUMI_ROOT_ENV]: tarball };
-    expect(dist.pulumiCli.requirePulumiCli(named).binary).toBe(join(tarball, "pulumi"));
-    expect(dist.pulumiCli.pulumiCliRoot(named)).toBe(root);
-    const handedOn = { ...env, [dist.pulumiCli.PULUMI_ROOT_ENV]: root };
-    expect(dist.pulumiCli.requirePulumiCli(handedOn).reason).toMatch(/^Using Pulumi CLI v3\.248\.0 at /);
-    expect(dist.pulumiCli.pulumiCliRoot(handedOn)).toBe(root);
+    // Named by SHIPPING_PULUMI_ROOT (the tarball's folder, or the root handed to child processes): the same
+    // CLI, under the same root.
+    expect(dist.pulumiCli.pulumiCliRoot({ ...env, [dist.pulumiCli.PULUMI_ROOT_ENV]: tarball })).toBe(root);
+    expect(dist.pulumiCli.pulumiCliRoot({ ...env, [dist.pulumiCli.PULUMI_ROOT_ENV]: root })).toBe(root);
   });
 
   it("runs an inline program's up and destroy through the Automation API with it", async () => {
     sim.reset();
     const box = sandbox("tarball-cli");
     const command = await dist.pulumiCli.pulumiCommand(env);
-    expect(command.command).toBe(join(dist.pulumiCli.pulumiCliRoot(env), "bin", "pulumi"));
+    expect(realpathSync(command.command)).toBe(realpathSync(join(tarball, "pulumi")));
     const stack = await LocalWorkspace.createOrSelectStack(
       {
         stackName: "test",
