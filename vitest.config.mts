@@ -1,7 +1,14 @@
 import { defineConfig } from "vitest/config";
+import { UNREACHABLE_ENGINE_MARKER } from "./test/support/unreachableEngine.js";
 
 export default defineConfig({
   test: {
+    onUnhandledError: (error) =>
+      `${error.message} ${String((error as { details?: unknown }).details)}`.includes(
+        UNREACHABLE_ENGINE_MARKER,
+      )
+        ? false
+        : undefined,
     projects: [
       {
         test: {

@@ -8,6 +8,7 @@ import {
   type Stack,
   StackNotFoundError,
 } from "@pulumi/pulumi/automation";
+import { isolateInlineProgramConnections } from "pulumi-shipping-webhooks";
 import type { Fleet, FleetGroup } from "./fleet";
 import { CredentialsError, groupShopsValue, readShopKeys, SHOPS_ENV } from "./keys";
 import { mapWithConcurrency } from "./pool";
@@ -327,6 +328,8 @@ async function runStack(
 export async function runFleet(options: FleetRunOptions): Promise<FleetResult> {
   const env = options.env ?? process.env;
   const groups = checkRun(options, env);
+  // Many inline programs in one process: each must reach its own engine (see the function's comment).
+  isolateInlineProgramConnections();
   // One CLI for every stack, found (and its version checked) once rather than per stack.
   let pulumiCommand = options.pulumiCommand;
   if (pulumiCommand === undefined) {

@@ -230,7 +230,7 @@ function sameEntryTwice(stack: StackDecl): boolean {
 
 /**
  * Applies a program or config step to a stack's declaration; undefined when the step does not apply (an
- * unknown name, a rename onto a used name, an edit that makes the program declare one entry's hook twice,
+ * unknown name, an add or a rename onto a name in use or kept as an alias, an edit that makes the program declare one entry's hook twice,
  * which the program refuses before any engine step and would block every later step): such a step is
  * skipped, which keeps shrinking simple. Two entries that reach the same shop are allowed: that is for the
  * provider to refuse.
@@ -242,13 +242,17 @@ export function applyEdit(stack: StackDecl, step: Step): StackDecl | undefined {
 
 function edited(stack: StackDecl, step: Step): StackDecl | undefined {
   const find = (name: ResourceName) => stack.resources.find((r) => r.name === name);
+  // A name another resource keeps as its alias is taken too: the engine refuses a resource whose URN is
+  // another's alias ("Duplicate resource URN ... conflicting with alias"), a program error, not the provider's.
+  const taken = (name: ResourceName) =>
+    find(name) !== undefined || stack.resources.some((r) => r.aliasOf === name);
   const replace = (name: ResourceName, next: ResourceDecl): StackDecl => ({
     ...stack,
     resources: stack.resources.map((r) => (r.name === name ? next : r)),
   });
   switch (step.kind) {
     case "add": {
-      if (find(step.name) !== undefined) return undefined;
+      if (taken(step.name)) return undefined;
       const { name, hook, url, secret, shop } = step;
       const fresh: ResourceDecl = {
         name,
@@ -286,7 +290,7 @@ function edited(stack: StackDecl, step: Step): StackDecl | undefined {
     }
     case "rename": {
       const found = find(step.name);
-      if (found === undefined || find(step.to) !== undefined) return undefined;
+      if (found === undefined || taken(step.to)) return undefined;
       const { aliasOf: _previousAlias, ...rest } = found;
       return replace(step.name, { ...rest, name: step.to, ...(step.alias ? { aliasOf: step.name } : {}) });
     }

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type ConfigMap, LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
+import { isolateInlineProgramConnections } from "../../provider/inlineProgramConnections";
 import { pulumiCommand } from "./pulumiCli";
 
 /** Demo passphrase of the local secrets provider; override with PULUMI_CONFIG_PASSPHRASE. */
@@ -31,9 +32,11 @@ export interface StackSpec {
 
 /**
  * Creates or selects a stack of an inline program (on a local `file://` backend unless told otherwise), driven
- * by the Pulumi CLI that {@link pulumiCommand} finds.
+ * by the Pulumi CLI that {@link pulumiCommand} finds. Inline programs of this process get connections of their
+ * own to each engine ({@link isolateInlineProgramConnections}).
  */
 export async function openStack(spec: StackSpec): Promise<Stack> {
+  isolateInlineProgramConnections();
   mkdirSync(spec.workDir, { recursive: true });
   // Without a backend the project's Pulumi.yaml names file://./.pulumi-state, which must exist.
   if (spec.backendUrl === undefined) {

@@ -159,6 +159,17 @@ async function runPair(
   }
   const leaked = leaksOf(ACME_KEY, first.result.error + first.result.printed + second.result.printed);
   if (leaked.length > 0) violations.push("the API key appeared in the engine's output");
+  if (violations.length > 0 && leaked.length === 0) {
+    // Everything needed to explain a violation that does not reproduce alone.
+    console.log(
+      `violation detail, ${fault.name} / ${step.name}:\n--- 1st run\n${first.result.error || first.result.printed}` +
+        `\n--- 2nd run\n${second.result.error || second.result.printed}\n--- requests\n` +
+        sim
+          .requests()
+          .map((r) => `${r.method} ${r.path} ${r.status}${r.fault !== undefined ? " (fault)" : ""}`)
+          .join("\n"),
+    );
+  }
   return {
     fault: fault.name,
     operation: step.name,
