@@ -75,6 +75,7 @@ describe("a Pulumi CLI laid out as the official Linux tarball (pulumi/pulumi, no
   it("runs an inline program's up and destroy through the Automation API with it", async () => {
     sim.reset();
     const box = sandbox("tarball-cli");
+    dist.provider.isolateInlineProgramConnections(); // as openStack does: a fresh connection to each engine
     const command = await dist.pulumiCli.pulumiCommand(env);
     expect(realpathSync(command.command)).toBe(realpathSync(join(tarball, "pulumi")));
     const stack = await LocalWorkspace.createOrSelectStack(
