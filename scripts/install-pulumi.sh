@@ -58,19 +58,23 @@ if [ -x "$binary" ] && [ "$("$binary" version 2>/dev/null)" = "v$PULUMI_VERSION"
   exit 0
 fi
 
-# Another CLI in the folder (for example SHIPPING_PULUMI_ROOT pointing at one the user installed) is never
-# replaced: this script only ever writes v$PULUMI_VERSION, into a folder with no other pulumi in it.
-if [ -e "$binary" ]; then
-  found_version="$("$binary" version 2>/dev/null || echo "a CLI that does not run")"
-  fail "$binary is $found_version, not v$PULUMI_VERSION, and is left as it is.
-Point SHIPPING_PULUMI_ROOT at a Pulumi CLI 3.181 or newer with the nodejs dynamic provider plugin beside it,
+# Another CLI in the folder (for example SHIPPING_PULUMI_ROOT pointing at one the user installed, as bin/pulumi
+# or, unpacked from the official tarball, as pulumi) is never replaced nor built beside: this script only ever
+# writes v$PULUMI_VERSION, into a folder with no other pulumi in it.
+for existing in "$binary" "$root/pulumi"; do
+  [ -e "$existing" ] && ! [ -d "$existing" ] || continue
+  found_version="$("$existing" version 2>/dev/null || echo "a CLI that does not run")"
+  fail "$existing is $found_version, not v$PULUMI_VERSION, and is left as it is.
+Point SHIPPING_PULUMI_ROOT at a Pulumi CLI 3.181 or newer with the nodejs dynamic provider plugin beside it
+(the folder holding bin/pulumi, or pulumi itself as the official tarball unpacks),
 or unset it so that v$PULUMI_VERSION is built under $pulumi_home/versions/$PULUMI_VERSION."
-fi
+done
 
 if ! command -v go >/dev/null 2>&1; then
   fail "no Pulumi CLI v$PULUMI_VERSION at $binary and no Go toolchain to build one.
-Either install the official CLI (https://www.pulumi.com/docs/install/, version $PULUMI_VERSION) and set
-SHIPPING_PULUMI_ROOT to the folder that holds bin/pulumi, or install Go 1.$GO_MIN_MINOR+ and run this script again."
+Either install the official CLI (https://www.pulumi.com/docs/install/; any 3.x from 3.181 on fits) and put
+it on PATH or set SHIPPING_PULUMI_ROOT to its folder (the one holding bin/pulumi, or pulumi itself as the
+tarball unpacks), or install Go 1.$GO_MIN_MINOR+ and run this script again."
 fi
 go_minor="$(go env GOVERSION | sed -E 's/^go1\.([0-9]+).*/\1/')"
 if ! [[ "$go_minor" =~ ^[0-9]+$ ]] || [ "$go_minor" -lt "$GO_MIN_MINOR" ]; then

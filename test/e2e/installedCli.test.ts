@@ -41,7 +41,7 @@ function envWith(bin: string, home: string): NodeJS.ProcessEnv {
 }
 
 describe("an installed Pulumi CLI", () => {
-  it("on PATH and fitting is used as it is: npm test and the demo build nothing", () => {
+  it("on PATH and fitting is used as it is: npm test prints the Node.js and the CLI it runs with, and builds nothing", () => {
     const bin = binWith({ link: realCli() });
     const emptyHome = mkdtempSync(join(tmpdir(), "pulumi-home-"));
     const run = spawnSync(process.execPath, [ENSURE_SCRIPT], {
@@ -50,11 +50,16 @@ describe("an installed Pulumi CLI", () => {
       timeout: ENSURE_DEADLINE_MS,
     });
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout.trim()).toMatch(
+    const [node, cli, ...rest] = run.stdout.trim().split("\n");
+    expect(node).toBe(
+      `Using Node.js ${process.version} at ${process.execPath} (package.json engines.node: >=20.18.1)`,
+    );
+    expect(cli).toMatch(
       new RegExp(
         `^Using Pulumi CLI v3\\.\\d+\\.\\d+ at ${bin}/pulumi \\(found on PATH; it runs inline programs`,
       ),
     );
+    expect(rest).toEqual([]);
     expect(existsSync(join(emptyHome, "versions"))).toBe(false);
   });
 
@@ -83,7 +88,7 @@ describe("an installed Pulumi CLI", () => {
     const root = join(binWith({ prints: "v3.100.0" }), "..");
     const env = { ...process.env, [dist.pulumiCli.PULUMI_ROOT_ENV]: root };
     expect(() => dist.pulumiCli.requirePulumiCli(env)).toThrow(
-      /pulumi is v3\.100\.0; inline programs need 3\.181\.0 .* Run scripts\/install-pulumi\.sh to build 3\.248\.0 .* put a Pulumi CLI 3\.181\.0\+ on PATH, or set SHIPPING_PULUMI_ROOT/,
+      /pulumi is v3\.100\.0; inline programs need 3\.181\.0 .* Run scripts\/install-pulumi\.sh to build 3\.248\.0 .* or install a Pulumi CLI 3\.181\.0\+ with pulumi-resource-pulumi-nodejs beside it .* put it on PATH or set SHIPPING_PULUMI_ROOT to its folder\./,
     );
   });
 });

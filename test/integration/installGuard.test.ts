@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { standInGo } from "../support/standInGo";
 
 const REPO_ROOT = resolve(__dirname, "..", "..");
 const roots: string[] = [];
@@ -38,4 +39,29 @@ describe("scripts/install-pulumi.sh and a CLI it did not build", () => {
       expect(readFileSync(cli.binary, "utf8")).toBe(cli.text);
     },
   );
+
+  it("leaves a user's CLI unpacked from the official tarball (pulumi with no bin/) as it is, and builds nothing beside it", () => {
+    const go = standInGo();
+    const folder = mkdtempSync(join(tmpdir(), "user-pulumi-tarball-"));
+    roots.push(folder);
+    const binary = join(folder, "pulumi");
+    writeFileSync(binary, "#!/bin/sh\necho v3.100.0\n");
+    chmodSync(binary, 0o755);
+    const run = spawnSync("bash", [join(REPO_ROOT, "scripts", "install-pulumi.sh")], {
+      env: {
+        ...process.env,
+        PATH: `${go.bin}${delimiter}${process.env.PATH ?? ""}`,
+        SHIPPING_PULUMI_ROOT: folder,
+      },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`${binary} is v3.100.0, not v3.248.0, and is left as it is`);
+    expect(run.stderr).toMatch(
+      /the folder holding bin\/pulumi, or pulumi itself as the official tarball unpacks/,
+    );
+    expect(readdirSync(folder)).toEqual(["pulumi"]);
+    expect(go.calls()).toEqual([]);
+  });
 });

@@ -1,4 +1,6 @@
+import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { dist } from "../e2e/support/engine";
@@ -24,6 +26,8 @@ const BASELINE_ENV = [
 /** One consumer run: up to four engine operations on a loaded machine. */
 const RUN_DEADLINE_MS = 300_000;
 const TEST_TIMEOUT_MS = 2 * RUN_DEADLINE_MS;
+/** `node --version` or `pulumi version` on a loaded machine. */
+const VERSION_DEADLINE_MS = 30_000;
 /** Removing two consumers' node_modules takes long on a loaded disk. */
 const CLEANUP_TIMEOUT_MS = 300_000;
 
@@ -48,23 +52,42 @@ function baselineEnv(name: string): string {
   return value;
 }
 
+/** What `command --version` (node) or `command version` (pulumi) prints, e.g. `v20.20.2`. */
+function versionOf(command: string, argument: "--version" | "version"): string {
+  return execFileSync(command, [argument], {
+    encoding: "utf8",
+    timeout: VERSION_DEADLINE_MS,
+    env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+  }).trim();
+}
+
+/** `Node.js v20.20.2, @pulumi/pulumi 3.248.0, Pulumi CLI v3.248.0`: a pair named by what its parts report. */
+function pairLabel(node: string, sdk: string, pulumiRoot: string): string {
+  const cli = versionOf(join(pulumiRoot, "bin", "pulumi"), "version");
+  return `Node.js ${versionOf(node, "--version")}, @pulumi/pulumi ${sdk}, Pulumi CLI ${cli}`;
+}
+
 beforeAll(async () => {
   sim = await startSimulator({ shops: TEST_SHOPS });
   root = temporaryRoot();
   const { tarball } = await packRepository(root);
   const sdk = baselineEnv("SHIPPING_BASELINE_PULUMI_SDK");
+  const baselineNode = baselineEnv("SHIPPING_BASELINE_NODE");
+  const baselineRoot = baselineEnv("SHIPPING_BASELINE_PULUMI_ROOT");
   baseline = {
-    label: `Node ${baselineEnv("SHIPPING_BASELINE_NODE")}, @pulumi/pulumi ${sdk}`,
-    node: baselineEnv("SHIPPING_BASELINE_NODE"),
-    pulumiRoot: baselineEnv("SHIPPING_BASELINE_PULUMI_ROOT"),
+    label: pairLabel(baselineNode, sdk, baselineRoot),
+    node: baselineNode,
+    pulumiRoot: baselineRoot,
     consumer: await installConsumer(root, tarball, { name: "baseline", sdkVersion: sdk }),
   };
+  const newestRoot = dist.pulumiCli.pulumiCliRoot();
   newest = {
-    label: `Node ${process.version}, @pulumi/pulumi ${PULUMI_SDK_VERSION}`,
+    label: pairLabel(process.execPath, PULUMI_SDK_VERSION, newestRoot),
     node: process.execPath,
-    pulumiRoot: dist.pulumiCli.pulumiCliRoot(),
+    pulumiRoot: newestRoot,
     consumer: await installConsumer(root, tarball, { name: "newest", sdkVersion: PULUMI_SDK_VERSION }),
   };
+  console.log(`Project's pair: ${baseline.label}; newest pair: ${newest.label}`);
 }, 900_000);
 
 afterAll(async () => {
