@@ -343,7 +343,9 @@ export class World {
       result = await runOperation(stack, op);
       if (this.lostTransport(result, writesBefore, name, hashBefore)) {
         // The CLI and the inline program lost their gRPC connection before anything happened: no API write,
-        // state untouched. The attempt had no effect, so it is run again once (and counted, not hidden).
+        // state untouched. The attempt had no effect, so it is run again once (and counted, not hidden). The
+        // cause seen so far, a pooled connection to an earlier engine's port, is gone since openStack isolates
+        // inline-program connections (provider/inlineProgramConnections.ts): the count should stay 0.
         this.transportRetries += 1;
         result = await runOperation(stack, op);
       }
