@@ -137,4 +137,14 @@ export const ISSUE_13_CASES: readonly NamedCase[] = [
       op("one", "up"),
     ],
   },
+  {
+    name: "10 (seed 3016, the documented limitation) a key swapped to an empty shop, then destroy --refresh: the old subscription stays, reported as documented, not a violation",
+    steps: [
+      add("one", "sub-charlie", SHIPMENTS, 0, "alt"),
+      op("one", "up"),
+      config("one", "alt", { service: "main", spelling: "ip", key: "acme1" }),
+      op("one", "preview"),
+      op("one", "destroyRefresh"),
+    ],
+  },
 ];
