@@ -282,7 +282,13 @@ export async function diff(
  * before its own destroy must not protect itself.)
  */
 function keep(decision: DiffDecision, kept: boolean, target: ShopTarget, recorded: Recorded): DiffDecision {
-  if (kept) deployment.recordKept(recorded.api ?? target.api, recorded.id);
+  if (kept) {
+    deployment.recordKept(recorded.api ?? target.api, recorded.id);
+    // The hook is declared for this shop as the service reported it: a create of the same hook in the same
+    // shop under another key (in this deployment) is a second declaration, whether it writes or adopts.
+    if (recorded.shopId !== undefined)
+      guardOneDeclaration(target, { shopId: recorded.shopId }, recorded.hook);
+  }
   if (!decision.changes) {
     deployment.settleCreate(target, recorded.hook);
     creates.recheck({ target, identity: undefined });
@@ -305,9 +311,13 @@ export async function create(
   const { id, current } = await creates.add({ target, identity }, { hook, url });
   if (identity === undefined && deployment.listedEmpty(target)) {
     // The shop listed nothing to say which shop it is; a read of a new id does (if the service says).
-    identity = await deployment.readBackIdentity(target, async () =>
-      shopIdentityOf([(await readBacks.load(target, id)) ?? { id, hook, url }]),
-    );
+    const written = await readBacks.load(target, id);
+    // Gone already: something overwrote the hook between the POST and this read, such as a declaration of
+    // the same hook in the same shop under another key (whose writes are not ordered with these while the
+    // shop cannot say which it is). Recording the id would report success for a subscription that is gone.
+    if (written === undefined || written.hook !== hook || written.url !== url)
+      throw overwrittenAtOnce(id, hook);
+    identity = await deployment.readBackIdentity(target, async () => shopIdentityOf([written]));
     if (identity !== undefined) {
       guardOneDeclaration(target, identity, hook);
       deployment.recordCreate(target, { id, hook, url, ...identity });
@@ -390,12 +400,14 @@ async function createAll(
       return;
     }
     const current = listing.find((s) => s.hook === hook);
-    if (current !== undefined && current.url === url) results[i] = { value: { id: current.id, current } };
-    else if (current !== undefined && deployment.kept(target.api, current.id)) {
+    if (current !== undefined && deployment.kept(target.api, current.id)) {
       // Another resource of the program keeps this subscription (the same shop under another key, deployed
-      // before): overwriting it would leave that resource recording a subscription that is gone.
+      // before): adopting it would make two resources record one subscription, and overwriting it would leave
+      // that resource recording a subscription that is gone.
       results[i] = { error: declaredTwice(target, identity?.shopId, hook) };
-    } else toPost.push(i);
+    } else if (current !== undefined && current.url === url)
+      results[i] = { value: { id: current.id, current } };
+    else toPost.push(i);
   });
   const posted = await postAll(
     target,
@@ -476,6 +488,12 @@ async function matchIds(
 function guardOneDeclaration(target: ShopTarget, identity: ShopIdentity, hook: string): void {
   if (deployment.createIn(target, identity.shopId, hook) === undefined) return;
   throw declaredTwice(target, identity.shopId, hook);
+}
+
+function overwrittenAtOnce(id: number, hook: string): ShippingError {
+  return new ShippingError(
+    `POST /webhook_subscriptions answered id ${id} for ${hook}, but reading it back found it gone or changed: something overwrote ${hook} at once. If this stack declares ${hook} for the same shop under two shop entries or keys, remove one of the two; otherwise run \`pulumi up\` again`,
+  );
 }
 
 function declaredTwice(target: ShopTarget, shopId: string | undefined, hook: string): ShippingError {
