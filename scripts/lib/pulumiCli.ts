@@ -88,10 +88,14 @@ function isExecutable(path: string): boolean {
   }
 }
 
-/** The first executable `name` on PATH, or undefined. */
+/**
+ * The first executable file `name` on PATH, or undefined. A folder of that name is skipped, as the shell
+ * (`command -v`) skips it: folders pass the X_OK check.
+ */
 function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (dir !== "" && isExecutable(join(dir, name))) return join(dir, name);
+    const path = join(dir, name);
+    if (dir !== "" && isFile(path) && isExecutable(path)) return path;
   }
   return undefined;
 }

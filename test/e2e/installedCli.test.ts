@@ -97,7 +97,21 @@ describe("an installed Pulumi CLI", () => {
     // The same CLI with the plugin in another folder on PATH fits.
     const pluginDir = binWith({ prints: "plugin" });
     renameSync(join(pluginDir, "pulumi"), join(pluginDir, dist.pulumiCli.DYNAMIC_PLUGIN));
-    expect(dist.pulumiCli.findPulumiCli(envWithOnly(bare, pluginDir)).found?.binary).toBe(join(bare, "pulumi"));
+    expect(dist.pulumiCli.findPulumiCli(envWithOnly(bare, pluginDir)).found?.binary).toBe(
+      join(bare, "pulumi"),
+    );
+  });
+
+  it("on PATH after a folder named pulumi on PATH (the official tarball unpacked into a PATH folder) is found, as the shell finds it", () => {
+    const unpackedInto = mkdtempSync(join(tmpdir(), "local-bin-"));
+    mkdirSync(join(unpackedInto, "pulumi"));
+    const bin = binWith({ prints: "v3.259.0" });
+    writeFileSync(join(bin, dist.pulumiCli.DYNAMIC_PLUGIN), "#!/bin/sh\n");
+    chmodSync(join(bin, dist.pulumiCli.DYNAMIC_PLUGIN), 0o755);
+    const lookup = dist.pulumiCli.findPulumiCli(envWithOnly(unpackedInto, bin));
+    expect(lookup.rejected).toEqual([]);
+    expect(lookup.found?.binary).toBe(join(bin, "pulumi"));
+    expect(lookup.found?.version).toBe("v3.259.0");
   });
 
   it("named by SHIPPING_PULUMI_ROOT is the only candidate: one that does not fit fails with what to do", () => {
