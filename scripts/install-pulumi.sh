@@ -6,8 +6,10 @@
 #
 # 1. If $PULUMI_HOME/versions/VERSION/bin/pulumi already prints vVERSION and the dynamic-provider plugin
 #    sits beside it, do nothing.
-# 2. Else, with Go 1.25 or newer on PATH, build the CLI from the Go module proxy and copy the plugin from
-#    @pulumi/pulumi beside it.
+# 2. Else, with a Go on PATH at least as new as the wrapper module's `go` directive (1.25.11 for 3.248.0 and
+#    3.259.0, from pulumi/pkg's own go.mod; every go command runs with GOTOOLCHAIN=local, so an older Go
+#    refuses the module), build the CLI from the Go module proxy and copy the plugin from @pulumi/pulumi
+#    beside it.
 # 3. Else, explain how to get the CLI.
 #
 # The root of the default version can be overridden with SHIPPING_PULUMI_ROOT (which scripts/lib/pulumiCli.ts
@@ -17,7 +19,6 @@ set -euo pipefail
 
 readonly DEFAULT_VERSION="3.248.0"
 readonly PULUMI_VERSION="${1:-$DEFAULT_VERSION}"
-readonly GO_MIN_MINOR=25
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ "$PULUMI_VERSION" = "$DEFAULT_VERSION" ]; then
   module_dir="$repo_root/scripts/pulumi-cli"
@@ -40,6 +41,23 @@ step() { step_started=$(date +%s); echo "==> $*"; }
 done_step() { echo "    done in $(($(date +%s) - step_started)) s"; }
 fail() { echo "install-pulumi: $*" >&2; exit 1; }
 [ -f "$module_dir/go.mod" ] || fail "no wrapper module for Pulumi CLI $PULUMI_VERSION ($module_dir/go.mod)"
+# The oldest Go that builds it: the wrapper module's `go` directive (with GOTOOLCHAIN=local, an older Go stops).
+go_min="$(sed -nE 's/^go ([0-9]+\.[0-9]+(\.[0-9]+)?)[[:space:]]*$/\1/p' "$module_dir/go.mod")"
+[ -n "$go_min" ] || fail "$module_dir/go.mod has no go directive"
+
+# Whether Go version $1 (as `go env GOVERSION` prints it: go1.25.3, go1.26rc1) is at least $2 (1.25.11).
+go_at_least() {
+  local have want
+  have="$(printf '%s' "$1" | sed -nE 's/^go([0-9]+)\.([0-9]+)(\.([0-9]+))?.*/\1 \2 \4/p')"
+  [ -n "$have" ] || return 1
+  want="$(printf '%s' "$2" | sed -nE 's/^([0-9]+)\.([0-9]+)(\.([0-9]+))?$/\1 \2 \4/p')"
+  read -r have_major have_minor have_patch <<<"$have"
+  read -r want_major want_minor want_patch <<<"$want"
+  have_patch="${have_patch:-0}" want_patch="${want_patch:-0}"
+  ((have_major != want_major)) && { ((have_major > want_major)); return; }
+  ((have_minor != want_minor)) && { ((have_minor > want_minor)); return; }
+  ((have_patch >= want_patch))
+}
 
 install_plugin() {
   [ -f "$plugin_source" ] || fail "$plugin_source is missing. Run 'npm ci' first: the plugin ships in @pulumi/pulumi."
@@ -74,11 +92,11 @@ if ! command -v go >/dev/null 2>&1; then
   fail "no Pulumi CLI v$PULUMI_VERSION at $binary and no Go toolchain to build one.
 Either install the official CLI (https://www.pulumi.com/docs/install/; any 3.x from 3.181 on fits) and put
 it on PATH or set SHIPPING_PULUMI_ROOT to its folder (the one holding bin/pulumi, or pulumi itself as the
-tarball unpacks), or install Go 1.$GO_MIN_MINOR+ and run this script again."
+tarball unpacks), or install Go $go_min or newer and run this script again."
 fi
-go_minor="$(go env GOVERSION | sed -E 's/^go1\.([0-9]+).*/\1/')"
-if ! [[ "$go_minor" =~ ^[0-9]+$ ]] || [ "$go_minor" -lt "$GO_MIN_MINOR" ]; then
-  fail "Go 1.$GO_MIN_MINOR or newer is needed to build the Pulumi CLI; found $(go env GOVERSION)."
+go_version="$(go env GOVERSION)"
+if ! go_at_least "$go_version" "$go_min"; then
+  fail "Go $go_min or newer is needed to build the Pulumi CLI v$PULUMI_VERSION ($module_dir/go.mod); found $go_version."
 fi
 
 mkdir -p "$root/bin"

@@ -88,10 +88,14 @@ function isExecutable(path: string): boolean {
   }
 }
 
-/** The first executable `name` on PATH, or undefined. */
+/**
+ * The first executable file `name` on PATH, or undefined. A folder of that name is skipped, as the shell
+ * (`command -v`) skips it: folders pass the X_OK check.
+ */
 function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (dir !== "" && isExecutable(join(dir, name))) return join(dir, name);
+    const path = join(dir, name);
+    if (dir !== "" && isFile(path) && isExecutable(path)) return path;
   }
   return undefined;
 }
@@ -187,7 +191,7 @@ export function requirePulumiCli(env: NodeJS.ProcessEnv = process.env): PulumiCl
   if (lookup.found !== undefined) return lookup.found;
   throw new Error(
     `No usable Pulumi CLI: ${lookup.rejected.join("; ")}. Run scripts/install-pulumi.sh to build ${PULUMI_CLI_VERSION} ` +
-      `(needs Go 1.25+), or install a Pulumi CLI ${MIN_INLINE_CLI_VERSION}+ with ${DYNAMIC_PLUGIN} beside it (as ` +
+      `(needs Go 1.25.11+), or install a Pulumi CLI ${MIN_INLINE_CLI_VERSION}+ with ${DYNAMIC_PLUGIN} beside it (as ` +
       `https://www.pulumi.com/docs/install/ does) and put it on PATH or set ${PULUMI_ROOT_ENV} to its folder.`,
   );
 }

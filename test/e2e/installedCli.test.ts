@@ -5,6 +5,7 @@ import {
   mkdirSync,
   mkdtempSync,
   realpathSync,
+  renameSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -36,6 +37,17 @@ function binWith(pulumi: { link: string } | { prints: string }): string {
 function envWith(bin: string, home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` };
   env.PULUMI_HOME = home;
+  delete env[dist.pulumiCli.PULUMI_ROOT_ENV];
+  return env;
+}
+
+/**
+ * process.env with PATH holding only `folders` (whatever the user has on PATH, such as their own CLI and its
+ * plugin in ~/.pulumi/bin, is not there), PULUMI_HOME at a fresh folder and no SHIPPING_PULUMI_ROOT.
+ */
+function envWithOnly(...folders: string[]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: folders.join(delimiter) };
+  env.PULUMI_HOME = mkdtempSync(join(tmpdir(), "pulumi-home-"));
   delete env[dist.pulumiCli.PULUMI_ROOT_ENV];
   return env;
 }
@@ -77,11 +89,29 @@ describe("an installed Pulumi CLI", () => {
     expect(lookup.found?.reason).toContain(`passed over: ${old}/pulumi is v3.180.0`);
 
     const bare = binWith({ prints: "v3.259.0" });
-    const noPlugin = dist.pulumiCli.findPulumiCli(envWith(bare, mkdtempSync(join(tmpdir(), "pulumi-home-"))));
+    const noPlugin = dist.pulumiCli.findPulumiCli(envWithOnly(bare));
     expect(noPlugin.found).toBeUndefined();
     expect(noPlugin.rejected[0]).toBe(
       `${bare}/pulumi is v3.259.0 but has no pulumi-resource-pulumi-nodejs beside it or on PATH`,
     );
+    // The same CLI with the plugin in another folder on PATH fits.
+    const pluginDir = binWith({ prints: "plugin" });
+    renameSync(join(pluginDir, "pulumi"), join(pluginDir, dist.pulumiCli.DYNAMIC_PLUGIN));
+    expect(dist.pulumiCli.findPulumiCli(envWithOnly(bare, pluginDir)).found?.binary).toBe(
+      join(bare, "pulumi"),
+    );
+  });
+
+  it("on PATH after a folder named pulumi on PATH (the official tarball unpacked into a PATH folder) is found, as the shell finds it", () => {
+    const unpackedInto = mkdtempSync(join(tmpdir(), "local-bin-"));
+    mkdirSync(join(unpackedInto, "pulumi"));
+    const bin = binWith({ prints: "v3.259.0" });
+    writeFileSync(join(bin, dist.pulumiCli.DYNAMIC_PLUGIN), "#!/bin/sh\n");
+    chmodSync(join(bin, dist.pulumiCli.DYNAMIC_PLUGIN), 0o755);
+    const lookup = dist.pulumiCli.findPulumiCli(envWithOnly(unpackedInto, bin));
+    expect(lookup.rejected).toEqual([]);
+    expect(lookup.found?.binary).toBe(join(bin, "pulumi"));
+    expect(lookup.found?.version).toBe("v3.259.0");
   });
 
   it("named by SHIPPING_PULUMI_ROOT is the only candidate: one that does not fit fails with what to do", () => {

@@ -12,7 +12,7 @@ import { dist, engine, OutputLog, REPO_ROOT, sandbox } from "./support/engine";
 /**
  * The official Linux tarball (pulumi-v3.x-linux-x64.tar.gz) unpacks to `pulumi/pulumi` with its plugins
  * beside it and no `bin/`. Here the real CLI the suite uses is arranged that way (a hard link of the binary,
- * a copy of the dynamic-provider plugin) and is the only Pulumi CLI on PATH.
+ * a copy of the dynamic-provider plugin) and is put first on PATH, before whatever CLI the user has there.
  */
 const { LocalWorkspace } = createRequire(__filename)("@pulumi/pulumi/automation") as typeof automation;
 const PLUGIN = "pulumi-resource-pulumi-nodejs";
@@ -25,12 +25,16 @@ let sim: RunningSimulator;
 let scratch: string;
 /** The unpacked tarball's `pulumi/` folder. */
 let tarball: string;
+/** The version of the real CLI (whichever fitting one the suite found: 3.248.0 built, or the user's own). */
+let version: string;
 let env: NodeJS.ProcessEnv;
 let emptyHome: string;
 
 beforeAll(async () => {
   sim = await startSimulator({ shops: TEST_SHOPS });
-  const real = realpathSync(dist.pulumiCli.requirePulumiCli().binary);
+  const suiteCli = dist.pulumiCli.requirePulumiCli();
+  const real = realpathSync(suiteCli.binary);
+  version = suiteCli.version;
   scratch = mkdtempSync(join(tmpdir(), "pulumi-tarball-"));
   tarball = join(scratch, "pulumi");
   mkdirSync(tarball);
@@ -59,7 +63,7 @@ describe("a Pulumi CLI laid out as the official Linux tarball (pulumi/pulumi, no
       timeout: ENSURE_DEADLINE_MS,
     });
     expect(ensure.status, ensure.stderr).toBe(0);
-    expect(ensure.stdout).toContain(`Using Pulumi CLI v3.248.0 at ${tarball}/pulumi (found on PATH;`);
+    expect(ensure.stdout).toContain(`Using Pulumi CLI ${version} at ${tarball}/pulumi (found on PATH;`);
     expect(existsSync(join(emptyHome, "versions"))).toBe(false);
 
     const root = dist.pulumiCli.pulumiCliRoot(env);

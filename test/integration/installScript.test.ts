@@ -132,13 +132,18 @@ describe("scripts/install-pulumi.sh with a stand-in go", () => {
     expect(result.output).toContain(`Pulumi CLI v3.259.0 installed at ${home}/versions/3.259.0/bin/pulumi`);
   });
 
-  it("refuses a Go older than 1.25, naming the one found, and writes nothing", () => {
-    const go = standInGo({ goVersion: "go1.24.3" });
-    const { env, home } = machine(go);
-    const result = run("bash", [SCRIPT], env);
-    expect(result.status).toBe(1);
-    expect(result.output).toContain("Go 1.25 or newer is needed to build the Pulumi CLI; found go1.24.3.");
-    expect(existsSync(join(home, "versions"))).toBe(false);
+  it("refuses a Go older than the wrapper module's go directive (1.25.11; GOTOOLCHAIN=local), naming both, and writes nothing", () => {
+    for (const goVersion of ["go1.24.3", "go1.25.10"]) {
+      const go = standInGo({ goVersion });
+      const { env, home } = machine(go);
+      const result = run("bash", [SCRIPT], env);
+      expect(result.status).toBe(1);
+      expect(result.output).toContain(
+        `Go 1.25.11 or newer is needed to build the Pulumi CLI v3.248.0 (${REPO_ROOT}/scripts/pulumi-cli/go.mod); found ${goVersion}.`,
+      );
+      expect(go.calls().map((call) => call.args[0])).toEqual(["env"]);
+      expect(existsSync(join(home, "versions"))).toBe(false);
+    }
   });
 
   it("fails naming the build when go build fails, and ensurePulumiCli fails with it", () => {
@@ -157,6 +162,7 @@ describe("scripts/install-pulumi.sh with a stand-in go", () => {
     expect(result.status).toBe(1);
     expect(result.output).toMatch(/no Pulumi CLI v3\.248\.0 at .* and no Go toolchain to build one/);
     expect(result.output).toContain("any 3.x from 3.181 on fits");
+    expect(result.output).toContain("or install Go 1.25.11 or newer and run this script again");
     expect(result.output).toMatch(
       /SHIPPING_PULUMI_ROOT to its folder \(the one holding bin\/pulumi, or pulumi\s+itself/,
     );

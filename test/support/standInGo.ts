@@ -16,12 +16,15 @@ export interface StandInGo {
   calls(): GoCall[];
 }
 
+/** The stand-in's default Go: the oldest that builds the Pulumi CLI (the wrapper modules' `go 1.25.11`). */
+const DEFAULT_GO_VERSION = "go1.25.11";
+
 /** Separates the fields of one recorded call (the ASCII unit separator: in no argument or path). */
 const FIELD = "\x1f";
 
 /**
  * A stand-in `go` for testing scripts/install-pulumi.sh without a 6-minute compile (the thing under test is
- * the script, not Go): `go env GOVERSION` prints `goVersion`; `go list` reports two module downloads as
+ * the script, not Go): `go env GOVERSION` prints `goVersion` (default go1.25.11); `go list` reports two module downloads as
  * `go list -x` does; `go build ... -o OUT` writes OUT as a CLI that prints the version given by the
  * `-X .../version.Version=` of its `-ldflags` (what the real build embeds), or fails when `failBuild`.
  * A shell script, so that each call costs no Node.js start.
@@ -34,8 +37,8 @@ export function standInGo(options: { goVersion?: string; failBuild?: boolean } =
 { printf '%s\\037%s\\037%s\\037%s' "$PWD" "\${CGO_ENABLED-}" "\${GOTOOLCHAIN-}" "\${GOFLAGS-}"
   for arg in "$@"; do printf '\\037%s' "$arg"; done; echo; } >>'${log}'
 case "$1" in
-  env) echo '${options.goVersion ?? "go1.25.0"}' ;;
-  version) echo 'go version ${options.goVersion ?? "go1.25.0"} linux/amd64' ;;
+  env) echo '${options.goVersion ?? DEFAULT_GO_VERSION}' ;;
+  version) echo 'go version ${options.goVersion ?? DEFAULT_GO_VERSION} linux/amd64' ;;
   list) printf '# get https://proxy.golang.org/a/@v/v1.0.0.zip: 200\\n# get https://proxy.golang.org/b/@v/v2.0.0.zip: 200\\n' >&2 ;;
   build)
     ${options.failBuild === true ? 'echo "stand-in go: build failed" >&2; exit 1' : ":"}
