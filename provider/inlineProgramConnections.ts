@@ -17,7 +17,7 @@ const LOCAL_SUBCHANNEL_POOL = "grpc.use_local_subchannel_pool";
  * longer a process runs programs (a test suite, a fleet runner), the likelier a reused port is.
  *
  * Call it once, before the first operation; it changes the SDK's client options for the whole process.
- * Returns false when the SDK does not expose them (then nothing changed).
+ * Returns false when the SDK does not expose them (releases before 3.220; then nothing changed).
  */
 export function isolateInlineProgramConnections(): boolean {
   try {

@@ -329,7 +329,10 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetResult> {
   const env = options.env ?? process.env;
   const groups = checkRun(options, env);
   // Many inline programs in one process: each must reach its own engine (see the function's comment).
-  isolateInlineProgramConnections();
+  if (!isolateInlineProgramConnections())
+    console.warn(
+      "warning: this @pulumi/pulumi does not expose its gRPC client options (3.220 and later do): upgrade it, since a stack whose engine reuses an earlier engine's port can be skipped and emptied",
+    );
   // One CLI for every stack, found (and its version checked) once rather than per stack.
   let pulumiCommand = options.pulumiCommand;
   if (pulumiCommand === undefined) {

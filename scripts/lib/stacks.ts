@@ -30,13 +30,21 @@ export interface StackSpec {
   readonly env?: Record<string, string>;
 }
 
+let isolationChecked = false;
+/** Printed once when the SDK is too old to give inline programs connections of their own. */
+export const OLD_SDK_WARNING =
+  "warning: this @pulumi/pulumi does not expose its gRPC client options (3.220 and later do), so inline programs of this process share connections to their engines; upgrade it if this process runs many programs (see README, A fleet beyond one stack)";
+
 /**
  * Creates or selects a stack of an inline program (on a local `file://` backend unless told otherwise), driven
  * by the Pulumi CLI that {@link pulumiCommand} finds. Inline programs of this process get connections of their
  * own to each engine ({@link isolateInlineProgramConnections}).
  */
 export async function openStack(spec: StackSpec): Promise<Stack> {
-  isolateInlineProgramConnections();
+  if (!isolationChecked) {
+    isolationChecked = true;
+    if (!isolateInlineProgramConnections()) console.warn(OLD_SDK_WARNING);
+  }
   mkdirSync(spec.workDir, { recursive: true });
   // Without a backend the project's Pulumi.yaml names file://./.pulumi-state, which must exist.
   if (spec.backendUrl === undefined) {
