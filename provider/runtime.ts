@@ -308,16 +308,18 @@ export async function create(
   const url = String(inputs.url);
   const target = targetOf(inputs.shop);
   let identity = shopIdentityOf(await deployment.listing(target));
-  const { id, current } = await creates.add({ target, identity }, { hook, url });
+  const { id, current, seen } = await creates.add({ target, identity }, { hook, url });
   if (identity === undefined && deployment.listedEmpty(target)) {
     // The shop listed nothing to say which shop it is; a read of a new id does (if the service says).
-    const written = await readBacks.load(target, id);
+    const written = seen ? undefined : await readBacks.load(target, id);
     // Gone already: something overwrote the hook between the POST and this read, such as a declaration of
     // the same hook in the same shop under another key (whose writes are not ordered with these while the
     // shop cannot say which it is). Recording the id would report success for a subscription that is gone.
-    if (written === undefined || written.hook !== hook || written.url !== url)
+    if (!seen && (written === undefined || written.hook !== hook || written.url !== url))
       throw overwrittenAtOnce(id, hook);
-    identity = await deployment.readBackIdentity(target, async () => shopIdentityOf([written]));
+    identity = await deployment.readBackIdentity(target, async () =>
+      shopIdentityOf([written ?? (await readBacks.load(target, id)) ?? { id, hook, url }]),
+    );
     if (identity !== undefined) {
       guardOneDeclaration(target, identity, hook);
       deployment.recordCreate(target, { id, hook, url, ...identity });
@@ -345,6 +347,14 @@ interface CreateGroup {
 interface Created {
   readonly id: number;
   readonly current: LiveSubscription | undefined;
+  /** Whether it was seen live with its hook and URL after the write (or adopted from a listing). */
+  readonly seen: boolean;
+}
+
+/** A written subscription's id, and whether it was seen live with its hook and URL afterwards. */
+interface Written {
+  readonly id: number;
+  readonly seen: boolean;
 }
 
 /**
@@ -406,7 +416,7 @@ async function createAll(
       // that resource recording a subscription that is gone.
       results[i] = { error: declaredTwice(target, identity?.shopId, hook) };
     } else if (current !== undefined && current.url === url)
-      results[i] = { value: { id: current.id, current } };
+      results[i] = { value: { id: current.id, current, seen: true } };
     else toPost.push(i);
   });
   const posted = await postAll(
@@ -414,9 +424,9 @@ async function createAll(
     toPost.map((i) => requests[i] as NewSubscription),
   );
   toPost.forEach((requestIndex, j) => {
-    const outcome = posted[j] as ItemResult<number>;
+    const outcome = posted[j] as ItemResult<Written>;
     const current = listing.find((s) => s.hook === requests[requestIndex]?.hook);
-    results[requestIndex] = "error" in outcome ? outcome : { value: { id: outcome.value, current } };
+    results[requestIndex] = "error" in outcome ? outcome : { value: { ...outcome.value, current } };
   });
   results.forEach((result, i) => {
     const request = requests[i] as NewSubscription;
@@ -435,7 +445,7 @@ const ITEM_REFUSALS = new Set([400, 409, 422]);
  * as done, so it is recorded in state rather than left behind. When the service refuses the content of a
  * request of several hooks, each is sent again alone, so that a refusal fails only the hook it is about.
  */
-async function postAll(target: ShopTarget, subs: readonly NewSubscription[]): Promise<ItemResult<number>[]> {
+async function postAll(target: ShopTarget, subs: readonly NewSubscription[]): Promise<ItemResult<Written>[]> {
   if (subs.length === 0) return [];
   const client = deployment.client(target);
   let ids: number[];
@@ -448,17 +458,17 @@ async function postAll(target: ShopTarget, subs: readonly NewSubscription[]): Pr
       return subs.map(() => ({ error }));
     const applied = refusal ? [] : await deployment.listing(target).catch(() => []);
     return Promise.all(
-      subs.map(async (sub): Promise<ItemResult<number>> => {
+      subs.map(async (sub): Promise<ItemResult<Written>> => {
         const found = applied.find((s) => s.hook === sub.hook && s.url === sub.url);
-        if (found !== undefined) return { value: found.id };
+        if (found !== undefined) return { value: { id: found.id, seen: true } };
         // Sent again alone, so that what fails is this hook's own failure (a refusal of its content, or a
         // 5xx one hook's content may cause), not its shop's.
-        if (subs.length > 1) return (await postAll(target, [sub]))[0] as ItemResult<number>;
+        if (subs.length > 1) return (await postAll(target, [sub]))[0] as ItemResult<Written>;
         return { error };
       }),
     );
   }
-  return subs.length === 1 ? [{ value: ids[0] as number }] : matchIds(target, subs, ids);
+  return subs.length === 1 ? [{ value: { id: ids[0] as number, seen: false } }] : matchIds(target, subs, ids);
 }
 
 /**
@@ -470,12 +480,12 @@ async function matchIds(
   target: ShopTarget,
   subs: readonly NewSubscription[],
   ids: readonly number[],
-): Promise<ItemResult<number>[]> {
+): Promise<ItemResult<Written>[]> {
   const live = await deployment.client(target).list(ids);
   void deployment.readBackIdentity(target, async () => shopIdentityOf(live));
   return subs.map((sub) => {
     const found = live.find((s) => s.hook === sub.hook && s.url === sub.url);
-    if (found !== undefined) return { value: found.id };
+    if (found !== undefined) return { value: { id: found.id, seen: true } };
     return {
       error: new ShippingError(
         `POST /webhook_subscriptions answered ids ${ids.join(", ")} for ${subs.length} hooks, but none of them is ${sub.hook} at the requested URL when read back; run \`pulumi up\` again (the hook is taken over if it was written)`,
