@@ -4,49 +4,16 @@
  * stored in plain text. Each runs the real CLI against the simulator, as a team would.
  */
 import { execFileSync } from "node:child_process";
-import { afterEach, describe, expect, it } from "vitest";
-import { type RunningSimulator, type Subscription, type Switches, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import type { RunningSimulator, Subscription } from "../../simulator";
 import { outOfBand } from "../support/outOfBand";
-import { ACME_KEY, ACME_SECOND_KEY, acmeStackConfig, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
-import {
-  type Declaration,
-  declarationsProgram,
-  dist,
-  engine,
-  filesUnder,
-  OutputLog,
-  type Sandbox,
-  sandbox,
-  stackIn,
-  subscriptionResources,
-} from "./support/engine";
+import { ACME_KEY, ACME_SECOND_KEY, GLOBEX_KEY } from "../support/shops";
+import { dist, engine, filesUnder, type Sandbox, subscriptionResources } from "./support/engine";
+import { scenario, simulator } from "./support/scenario";
 
 const ORDERS = "order_status_change";
 const LABELS = "shipment_label_created";
 const SHIPMENTS = "shipment_status_change";
-
-const simulators: RunningSimulator[] = [];
-afterEach(async () => {
-  await Promise.all(simulators.splice(0).map((s) => s.close()));
-});
-
-async function simulator(switches: Partial<Switches> = {}): Promise<RunningSimulator> {
-  const sim = await startSimulator({ shops: TEST_SHOPS, switches });
-  simulators.push(sim);
-  return sim;
-}
-
-/** A scenario: a stack whose declarations a test edits between runs. */
-async function scenario(sim: RunningSimulator, declared: Declaration[], name = "identity") {
-  const box = sandbox(name);
-  const state = { declared };
-  const stack = await stackIn(
-    box,
-    declarationsProgram(() => state.declared),
-    acmeStackConfig(sim.baseUrl),
-  );
-  return { box, stack, state, log: new OutputLog() };
-}
 
 /** Subscriptions of acme as (id, hook, url), for exact comparison with state. */
 const live = (sim: RunningSimulator, shop = "acme"): Subscription[] => sim.subscriptions(shop);
