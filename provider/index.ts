@@ -11,7 +11,7 @@ export { type NewSubscription, ShippingClient, type ShippingClientOptions } from
 export * from "./errors";
 export { HOOKS, type Hook, isHook } from "./hooks";
 export { type DeclaredHook, hooksFromConfig } from "./hooksFromConfig";
-export { isolateInlineProgramConnections } from "./inlineProgramConnections";
+export { ISOLATION_UNAVAILABLE, isolateInlineProgramConnections } from "./inlineProgramConnections";
 export { callbackUrlProblem } from "./schemas";
 export { SETTINGS } from "./settings";
 export {

@@ -4,6 +4,10 @@
  */
 const LOCAL_SUBCHANNEL_POOL = "grpc.use_local_subchannel_pool";
 
+/** What to print when {@link isolateInlineProgramConnections} returns false. */
+export const ISOLATION_UNAVAILABLE =
+  "warning: this @pulumi/pulumi does not expose its gRPC client options (3.220 and later do), so the inline programs of this process share connections to their engines, and a program whose engine reuses an earlier engine's port can be skipped and its stack emptied: upgrade @pulumi/pulumi";
+
 /**
  * Makes every Automation API inline program of this process open its own connections to the Pulumi engine.
  *

@@ -8,7 +8,7 @@ import {
   type Stack,
   StackNotFoundError,
 } from "@pulumi/pulumi/automation";
-import { isolateInlineProgramConnections } from "pulumi-shipping-webhooks";
+import { ISOLATION_UNAVAILABLE, isolateInlineProgramConnections } from "pulumi-shipping-webhooks";
 import type { Fleet, FleetGroup } from "./fleet";
 import { CredentialsError, groupShopsValue, readShopKeys, SHOPS_ENV } from "./keys";
 import { mapWithConcurrency } from "./pool";
@@ -329,10 +329,7 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetResult> {
   const env = options.env ?? process.env;
   const groups = checkRun(options, env);
   // Many inline programs in one process: each must reach its own engine (see the function's comment).
-  if (!isolateInlineProgramConnections())
-    console.warn(
-      "warning: this @pulumi/pulumi does not expose its gRPC client options (3.220 and later do): upgrade it, since a stack whose engine reuses an earlier engine's port can be skipped and emptied",
-    );
+  if (!isolateInlineProgramConnections()) console.warn(ISOLATION_UNAVAILABLE);
   // One CLI for every stack, found (and its version checked) once rather than per stack.
   let pulumiCommand = options.pulumiCommand;
   if (pulumiCommand === undefined) {

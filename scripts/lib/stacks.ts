@@ -1,7 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type ConfigMap, LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
-import { isolateInlineProgramConnections } from "../../provider/inlineProgramConnections";
+import {
+  ISOLATION_UNAVAILABLE,
+  isolateInlineProgramConnections,
+} from "../../provider/inlineProgramConnections";
 import { pulumiCommand } from "./pulumiCli";
 
 /** Demo passphrase of the local secrets provider; override with PULUMI_CONFIG_PASSPHRASE. */
@@ -31,9 +34,6 @@ export interface StackSpec {
 }
 
 let isolationChecked = false;
-/** Printed once when the SDK is too old to give inline programs connections of their own. */
-export const OLD_SDK_WARNING =
-  "warning: this @pulumi/pulumi does not expose its gRPC client options (3.220 and later do), so inline programs of this process share connections to their engines; upgrade it if this process runs many programs (see README, A fleet beyond one stack)";
 
 /**
  * Creates or selects a stack of an inline program (on a local `file://` backend unless told otherwise), driven
@@ -43,7 +43,7 @@ export const OLD_SDK_WARNING =
 export async function openStack(spec: StackSpec): Promise<Stack> {
   if (!isolationChecked) {
     isolationChecked = true;
-    if (!isolateInlineProgramConnections()) console.warn(OLD_SDK_WARNING);
+    if (!isolateInlineProgramConnections()) console.warn(ISOLATION_UNAVAILABLE);
   }
   mkdirSync(spec.workDir, { recursive: true });
   // Without a backend the project's Pulumi.yaml names file://./.pulumi-state, which must exist.
