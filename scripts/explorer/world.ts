@@ -514,7 +514,7 @@ function declaredPairs(decl: StackDecl): Set<string> {
  * subscription stays in the old shop. (Refusing instead would also refuse the repeated delete that recovers a
  * destroy killed after its DELETE: that shop lists nothing too.)
  */
-function leftBySwapToEmptyShop(decl: StackDecl, before: Snapshot, sub: LiveSub): boolean {
+export function leftBySwapToEmptyShop(decl: StackDecl, before: Snapshot, sub: LiveSub): boolean {
   const reached = Object.values(shopsOf(decl));
   return !reached.includes(sub.shop) && reached.some((shop) => (before.get(shop) ?? []).length === 0);
 }
