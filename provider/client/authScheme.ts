@@ -1,7 +1,9 @@
 /**
  * The spec writes the Authorization scheme word as `basic` in the endpoint reference and `bearer` in the
  * examples; which one the service takes is not shown. `auto` tries `bearer` (the word the production
- * documentation names), falls back to `basic` once on a 401, and remembers per API origin what worked.
+ * documentation names), falls back to `basic` once on a 401, and remembers per API origin the word of the
+ * last success. Requests run concurrently, so a request sent before the word was learned can get its 401
+ * after: it then retries with the learned word.
  */
 export type AuthSchemeSetting = "auto" | "bearer" | "basic";
 
@@ -19,17 +21,27 @@ export function initialScheme(setting: AuthSchemeSetting, origin: string): AuthS
   return learnedSchemes.get(origin) ?? FIRST_AUTO_SCHEME;
 }
 
-/** The other word, for the one fallback `auto` allows after a 401; undefined when there is none. */
+/**
+ * The word for the one retry `auto` allows after `tried` got a 401; undefined when there is none.
+ * - Nothing learned yet: the other word.
+ * - Another request learned a different word while this one was in flight: that word.
+ * - The learned word is the one that failed: none (the key is wrong, a second try would fail too).
+ */
 export function fallbackScheme(
   setting: AuthSchemeSetting,
   origin: string,
   tried: AuthScheme,
 ): AuthScheme | undefined {
-  if (setting !== "auto" || learnedSchemes.has(origin)) return undefined;
-  return tried === "bearer" ? "basic" : "bearer";
+  if (setting !== "auto") return undefined;
+  const learned = learnedSchemes.get(origin);
+  if (learned === undefined) return tried === "bearer" ? "basic" : "bearer";
+  return learned === tried ? undefined : learned;
 }
 
-/** Records that `origin` answered something other than 401 to `scheme`. */
+/**
+ * Records that `origin` accepted `scheme`: call it on a success only. An error answer other than 401 does
+ * not prove the word was accepted (a gateway's 503 or an unknown path's 404 come before authentication).
+ */
 export function rememberScheme(setting: AuthSchemeSetting, origin: string, scheme: AuthScheme): void {
   if (setting === "auto") learnedSchemes.set(origin, scheme);
 }

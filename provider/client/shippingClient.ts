@@ -183,7 +183,7 @@ export class ShippingClient {
     return headers;
   }
 
-  /** Sends with the Authorization scheme policy: one fallback to the other word on a 401 under `auto`. */
+  /** Sends with the Authorization scheme policy: one retry with another word on a 401 under `auto`. */
   async #send(method: "GET" | "POST" | "DELETE", path: string, body?: string): Promise<TransportResponse> {
     const url = `${this.baseUrl}${path}`;
     const scheme = initialScheme(this.#authScheme, this.#origin);
@@ -192,11 +192,7 @@ export class ShippingClient {
       rememberScheme(this.#authScheme, this.#origin, scheme);
       return response;
     } catch (error) {
-      if (!(error instanceof ShippingRequestError)) throw error;
-      if (error.status !== 401) {
-        rememberScheme(this.#authScheme, this.#origin, scheme);
-        throw error;
-      }
+      if (!(error instanceof ShippingRequestError) || error.status !== 401) throw error;
       const other = fallbackScheme(this.#authScheme, this.#origin, scheme);
       if (other === undefined) throw error;
       const response = await this.#transport.send(method, url, this.#headers(other, method), body);

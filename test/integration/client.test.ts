@@ -55,6 +55,33 @@ describe("auth scheme", () => {
     },
   );
 
+  it.each(["bearer", "basic", "both"] as const)(
+    "auto: concurrent first requests all succeed when the service takes %s (one learns, the others follow)",
+    async (accepted) => {
+      sim.setSwitches({ authScheme: accepted });
+      const api = client();
+      // The first answer arrives while the others are in flight; each late 401 must retry with what was learned.
+      const results = await Promise.allSettled(Array.from({ length: 12 }, () => api.list()));
+      expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+      const accepts = (word: string | undefined) => accepted === "both" || word === accepted;
+      expect(
+        sim
+          .requests()
+          .filter((r) => r.status === 200)
+          .every((r) => accepts(r.authScheme)),
+      ).toBe(true);
+    },
+  );
+
+  it("auto: a 503 answered before authentication teaches nothing; the next 401 still falls back", async () => {
+    sim.setSwitches({ authScheme: "basic" });
+    sim.addFault({ kind: "status", status: 503, count: 1 });
+    const api = client({ retry: { maxRetries: 0 } });
+    expect((await failure(api.list())).message).toMatch(/503/);
+    await expect(api.list()).resolves.toBeDefined();
+    expect(sim.requests().at(-1)?.authScheme).toBe("basic");
+  });
+
   it("a fixed scheme sends only that word, and a wrong one fails with a hint", async () => {
     sim.setSwitches({ authScheme: "bearer" });
     const error = await failure(client({ authScheme: "basic" }).list());

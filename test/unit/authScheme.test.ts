@@ -1,0 +1,34 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  type AuthScheme,
+  type AuthSchemeSetting,
+  fallbackScheme,
+  forgetLearnedSchemes,
+  rememberScheme,
+} from "../../provider/client/authScheme";
+
+const ORIGIN = "http://127.0.0.1:1";
+
+beforeEach(() => forgetLearnedSchemes());
+
+describe("fallbackScheme: the one retry after a 401", () => {
+  it.each<[AuthSchemeSetting, AuthScheme | undefined, AuthScheme, AuthScheme | undefined]>([
+    // setting, learned before the 401 arrived, word that got the 401, retry word
+    ["auto", undefined, "bearer", "basic"],
+    ["auto", undefined, "basic", "bearer"],
+    ["auto", "basic", "bearer", "basic"], // another request learned basic while this one was in flight
+    ["auto", "bearer", "basic", "bearer"],
+    ["auto", "bearer", "bearer", undefined], // the word that worked fails now: the key, not the word
+    ["auto", "basic", "basic", undefined],
+    ["bearer", undefined, "bearer", undefined],
+    ["basic", undefined, "basic", undefined],
+  ])("setting %s, learned %s, 401 to %s: retry with %s", (setting, learned, tried, retry) => {
+    if (learned !== undefined) rememberScheme("auto", ORIGIN, learned);
+    expect(fallbackScheme(setting, ORIGIN, tried)).toBe(retry);
+  });
+
+  it("what one origin learned does not change another's", () => {
+    rememberScheme("auto", ORIGIN, "basic");
+    expect(fallbackScheme("auto", "http://127.0.0.1:2", "basic")).toBe("bearer");
+  });
+});
