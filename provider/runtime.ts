@@ -10,10 +10,13 @@ import type { NewSubscription } from "./client/shippingClient";
 import { Deployment } from "./deployment";
 import { ShippingRequestError } from "./errors/requestError";
 import { ShippingError } from "./errors/shippingError";
+import { askingWhetherGone } from "./goneQuestions";
 import { IdBatcher } from "./idBatcher";
 import { type CheckFailure, checkInputs, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { configuredTargets, resolveShop, type ShopTarget } from "./settings";
 import {
+  entryGone,
+  ownedByAnotherShop,
   type RecordedPlace,
   type ShopIdentity,
   shopCannotSay,
@@ -152,7 +155,7 @@ async function locate(recorded: Recorded): Promise<ShopTarget> {
     if (identity === undefined || isSameShop(identity, recorded)) return named;
     return locateElsewhere(recorded, named, identity);
   }
-  return locateElsewhere(recorded, named, undefined);
+  return locateElsewhere(recorded, named, undefined, namedError);
 }
 
 /**
@@ -163,6 +166,7 @@ async function locateElsewhere(
   recorded: Recorded,
   named: ShopTarget | undefined,
   namedIdentity: ShopIdentity | undefined,
+  namedError?: unknown,
 ): Promise<ShopTarget> {
   const others = configuredTargets(deployment.config, process.env).filter(
     (t) => t.api === recorded.api && t.shopKey !== named?.shopKey,
@@ -173,9 +177,8 @@ async function locateElsewhere(
       if (identity !== undefined && isSameShop(identity, recorded)) return other;
     }
   }
-  const now = named ?? others[0];
-  if (now === undefined) throw targetChanged(recorded, targetOf(recorded.shop), undefined);
-  return Promise.reject(targetChanged(recorded, now, namedIdentity));
+  if (named === undefined) throw entryGone(recorded, namedError);
+  return Promise.reject(targetChanged(recorded, named, namedIdentity));
 }
 
 function isSameShop(identity: ShopIdentity, recorded: RecordedPlace): boolean {
@@ -523,8 +526,12 @@ export async function read(
 ): Promise<{ id?: string; props?: Record<string, unknown> }> {
   const recorded = recordedOf(id, props);
   const target = await locate(recorded);
-  const live = (await deployment.listing(target)).find((s) => s.id === recorded.id);
-  if (live === undefined) return {};
+  const listing = await deployment.listing(target);
+  const live = listing.find((s) => s.id === recorded.id);
+  if (live === undefined) {
+    await confirmGone(target, recorded, listing);
+    return {};
+  }
   if (!isRecorded(live, recorded)) {
     warnNotOurs(live, "refresh treats it as gone, and the next `pulumi up` subscribes the hook again");
     return {};
@@ -540,14 +547,51 @@ export async function read(
  */
 export async function deleteSubscription(id: string, props: Record<string, unknown>): Promise<void> {
   const recorded = recordedOf(id, props);
+  // A replacement of this deployment wrote or adopted the id (also under a renamed shop entry): not ours now.
+  if (recorded.api !== undefined && deployment.claimed(recorded.api, recorded.id)) return;
   const target = await locate(recorded);
   if (deployment.claimed(target.api, recorded.id)) return;
-  const live = (await deployment.listing(target)).find((s) => s.id === recorded.id);
-  if (live === undefined) return;
+  const listing = await deployment.listing(target);
+  const live = listing.find((s) => s.id === recorded.id);
+  if (live === undefined) return confirmGone(target, recorded, listing);
   if (!isRecorded(live, recorded)) {
     warnNotOurs(live, "not deleting it, it belongs to a newer declaration");
     return;
   }
   deployment.queueDelete(target, recorded.id, recorded);
   await deletes.load(target, recorded.id);
+}
+
+/** DELETEs that ask whether a recorded id a shop does not list is gone (see confirmGone). */
+const goneQuestions = askingWhetherGone(deployment);
+
+/**
+ * Settles whether a recorded subscription that the configured shop does not list is gone. When the listing
+ * shows the recorded shop (its shop_id), absent means gone. When it cannot say which shop the key reaches
+ * (the shop lists nothing, or the service reports no shop_id), the service is asked with a DELETE of the
+ * id, which deletes nothing of this shop (the shop does not list it): 404 says it is gone; 403
+ * deleteResourceOwnedByOthers says it lives in another shop, so the key was re-pointed: refuse. A read-only
+ * key gets 403 for any DELETE, so it cannot ask: the subscription is taken for gone, with a warning.
+ */
+async function confirmGone(
+  target: ShopTarget,
+  recorded: Recorded,
+  listing: readonly LiveSubscription[],
+): Promise<void> {
+  if (recorded.shopId !== undefined && shopIdentityOf(listing) !== undefined) return;
+  const what = `shipping: subscription ${recorded.id} (${recorded.hook}) is not in shop ${target.label}'s listing`;
+  switch (await goneQuestions.load(target, recorded.id)) {
+    case "elsewhere":
+      throw ownedByAnotherShop(recorded, target);
+    case "cannotAsk":
+      process.stderr.write(
+        `${what}, which cannot say which shop its key reaches, and this key may not DELETE to ask the service: taken for gone (if the key now reaches another shop, the subscription stays there)\n`,
+      );
+      return;
+    case "deleted":
+      process.stderr.write(`${what} but existed: the DELETE that asked whether it was gone deleted it\n`);
+      return;
+    default:
+      return;
+  }
 }

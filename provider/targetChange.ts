@@ -69,3 +69,27 @@ export function shopCannotSay(recorded: RecordedPlace, now: ShopTarget): Shippin
     `subscription ${recorded.id} (${recorded.hook}) was created in shop ${recorded.shopId} at ${recorded.api}, but shop ${now.label} now lists no subscription at all, so the service cannot say which shop its key reaches. Nothing was changed for this resource. If the subscriptions were deleted in the back office, run \`pulumi up --refresh\`: refresh drops the resource and up subscribes the hook again. If ${setting} now holds another shop's key, set it back to a key of shop ${recorded.shopId} and run \`pulumi up\`; to move the stack to the other shop, run \`pulumi destroy\` with the old key first (or \`pulumi state delete <urn>\` to leave the subscription where it is)`,
   );
 }
+
+/**
+ * The service refused a DELETE of a recorded subscription that the configured shop does not list, because
+ * it belongs to another shop: the shop's key now reaches another shop than the one that created it.
+ */
+export function ownedByAnotherShop(recorded: RecordedPlace, now: ShopTarget): ShippingConfigError {
+  const setting = settingOf(recorded.shop, "apiKey");
+  return new ShippingConfigError(
+    setting,
+    `subscription ${recorded.id} (${recorded.hook}) is not in shop ${now.label}'s listing, and the service answers that it belongs to another shop (403 deleteResourceOwnedByOthers to a DELETE that, for that reason, deleted nothing): the key of shop ${now.label} now reaches another shop than the one that created it. Nothing was changed for this resource. To keep managing it, set ${setting} back to the key it was created with and run \`pulumi up\`. To move this stack to the other shop, run \`pulumi destroy\` with the old key first (or \`pulumi state delete <urn>\` to leave the subscription where it is and forget it)`,
+  );
+}
+
+/**
+ * The shop entry a recorded subscription was created with is no longer configured, and no configured shop
+ * is known to be the same shop. Says to put the entry back until its resources are gone.
+ */
+export function entryGone(recorded: RecordedPlace, missing: unknown): ShippingConfigError {
+  const why = missing instanceof Error ? missing.message : String(missing);
+  return new ShippingConfigError(
+    "shipping:shops",
+    `subscription ${recorded.id} (${recorded.hook}) was created with shop entry "${recorded.shop}" at ${recorded.api}, and that entry is gone (${why}). Nothing was changed for this resource. Put the entry back with the same key and run \`pulumi up\` (it deletes the subscriptions of resources the program no longer declares), then remove the entry in a later change; or \`pulumi state delete <urn>\` to leave the subscription where it is and forget it`,
+  );
+}

@@ -68,4 +68,9 @@ export class ShippingRequestError extends ShippingError {
     this.apiMessage = apiMessage;
     this.details = details;
   }
+
+  /** Whether the service refused a DELETE because the subscription belongs to another shop. */
+  get ownedByOthers(): boolean {
+    return this.status === 403 && this.apiMessage?.includes(OWNED_BY_OTHERS) === true;
+  }
 }
