@@ -34,6 +34,8 @@ export class Deployment {
   readonly #createdInShop = new Map<string, string>();
   /** What each queued delete recorded, by `shopKey#id`, for the check made again right before the DELETE. */
   readonly #queuedDeletes = new Map<string, unknown>();
+  /** Ids each shop (by `shopKey`) listed or was written in this deployment: they are that shop's. */
+  readonly #seenIds = new Map<string, Set<number>>();
   /** Shops (by `shopKey`) whose first listing of the deployment was empty. */
   readonly #listedEmpty = new Set<string>();
   /** The tail of each shop's chain of writes: writes of one shop run one at a time. */
@@ -78,6 +80,10 @@ export class Deployment {
     listed.then(
       (subs) => {
         if (subs.length === 0) this.#listedEmpty.add(target.shopKey);
+        this.#see(
+          target,
+          subs.map((s) => s.id),
+        );
       },
       () => undefined,
     );
@@ -87,6 +93,17 @@ export class Deployment {
   /** Whether the service listed no subscription for the shop when this deployment first asked. */
   listedEmpty(target: ShopTarget): boolean {
     return this.#listedEmpty.has(target.shopKey);
+  }
+
+  /** Whether this deployment saw `id` in the shop's listing or wrote it there: then the id is the shop's. */
+  seenInShop(target: ShopTarget, id: number): boolean {
+    return this.#seenIds.get(target.shopKey)?.has(id) === true;
+  }
+
+  #see(target: ShopTarget, ids: readonly number[]): void {
+    const seen = this.#seenIds.get(target.shopKey) ?? new Set<number>();
+    for (const id of ids) seen.add(id);
+    this.#seenIds.set(target.shopKey, seen);
   }
 
   /** Drops the shop's listing after a write whose outcome is unknown; the next caller lists again. */
@@ -149,6 +166,7 @@ export class Deployment {
   /** Records a subscription a create wrote or adopted: claimed for this deployment, and in the listing. */
   recordCreate(target: ShopTarget, written: LiveSubscription): void {
     this.#claimed.add(`${target.api}#${written.id}`);
+    this.#see(target, [written.id]);
     const listing = this.#listings.get(target.shopKey);
     if (listing === undefined) return;
     this.#keep(

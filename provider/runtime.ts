@@ -567,7 +567,7 @@ const goneQuestions = askingWhetherGone(deployment);
 
 /**
  * Settles whether a recorded subscription that the configured shop does not list is gone. When the listing
- * shows the recorded shop (its shop_id), absent means gone. When it cannot say which shop the key reaches
+ * shows the recorded shop (its shop_id), or the shop listed the id earlier in this deployment, absent means gone. When it cannot say which shop the key reaches
  * (the shop lists nothing, or the service reports no shop_id), the service is asked with a DELETE of the
  * id, which deletes nothing of this shop (the shop does not list it): 404 says it is gone; 403
  * deleteResourceOwnedByOthers says it lives in another shop, so the key was re-pointed: refuse. A read-only
@@ -579,6 +579,8 @@ async function confirmGone(
   listing: readonly LiveSubscription[],
 ): Promise<void> {
   if (recorded.shopId !== undefined && shopIdentityOf(listing) !== undefined) return;
+  // Listed in this shop earlier in the deployment (a replacement's POST overwrote it since): gone.
+  if (deployment.seenInShop(target, recorded.id)) return;
   const what = `shipping: subscription ${recorded.id} (${recorded.hook}) is not in shop ${target.label}'s listing`;
   switch (await goneQuestions.load(target, recorded.id)) {
     case "elsewhere":

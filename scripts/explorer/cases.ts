@@ -138,7 +138,7 @@ export const ISSUE_13_CASES: readonly NamedCase[] = [
     ],
   },
   {
-    name: "10 (seed 3016, the documented limitation) a key swapped to an empty shop, then destroy --refresh: the old subscription stays, reported as documented, not a violation",
+    name: "10 (seed 3016) a key swapped to an empty shop, then destroy --refresh: the old subscription stayed (the service is now asked: a DELETE of the unlisted id answers 403 for another shop's)",
     steps: [
       add("one", "sub-charlie", SHIPMENTS, 0, "alt"),
       op("one", "up"),

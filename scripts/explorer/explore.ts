@@ -43,8 +43,6 @@ export interface ExploreReport {
   readonly operations: number;
   /** Operations run again after the CLI and the program lost their gRPC connection with no effect. */
   readonly transportRetries: number;
-  /** Subscriptions left by a successful destroy in the case the README documents (a swap to an empty shop). */
-  readonly documentedLimitations: number;
   readonly durationMs: number;
   /** The shrunk counterexample, when an invariant broke. */
   readonly counterexample?: Counterexample;
@@ -127,7 +125,6 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
       steps,
       operations,
       transportRetries: world.transportRetries,
-      documentedLimitations: world.documentedLimitations,
       durationMs: Date.now() - started,
       ...(counterexample !== undefined ? { counterexample } : {}),
       interrupted: result.interrupted,

@@ -303,9 +303,6 @@ export class World {
   /** Operations run again after a gRPC transport failure between the CLI and the program (see operate). */
   transportRetries = 0;
 
-  /** Subscriptions a successful destroy left behind in the one case the README says it cannot tell. */
-  documentedLimitations = 0;
-
   /** A failure of the engine-program transport ("14 UNAVAILABLE") that wrote nothing and saved nothing. */
   private lostTransport(
     result: OperationResult,
@@ -371,13 +368,11 @@ export class World {
     violations.push(
       ...this.ledger.recordStackChanges(name, writing ? declaredPairs(runtime.decl) : new Set(), changes),
     );
-    const limitations: string[] = [];
     for (const sub of mustGo) {
-      if (allSubs(after).some((s) => s.shop === sub.shop && s.id === sub.id && s.url === sub.url)) {
-        const left = `destroy of ${name} succeeded but left ${sub.shop} id ${sub.id} ${sub.hook} ${sub.url}, which it wrote`;
-        if (leftBySwapToEmptyShop(runtime.decl, before, sub)) limitations.push(left);
-        else violations.push(left);
-      }
+      if (allSubs(after).some((s) => s.shop === sub.shop && s.id === sub.id && s.url === sub.url))
+        violations.push(
+          `destroy of ${name} succeeded but left ${sub.shop} id ${sub.id} ${sub.hook} ${sub.url}, which it wrote`,
+        );
     }
     const released = new Set(
       recordsBefore
@@ -422,12 +417,7 @@ export class World {
     );
     const seconds = `${((Date.now() - started) / 1000).toFixed(1)} s`;
     const outcome = killed ? "killed" : result.ok ? "ok" : `failed: ${firstError(result.text)}`;
-    const documented = limitations.map(
-      (l) => `; documented limitation (key or service swapped to an empty shop): ${l}`,
-    );
-    const note = `${outcome} (${seconds})${documented.join("")}`;
-    this.documentedLimitations += limitations.length;
-    return { step, skipped: false, operation: true, violations, note };
+    return { step, skipped: false, operation: true, violations, note: `${outcome} (${seconds})` };
   }
 
   /** Subscriptions a successful destroy of `name` must remove: written by it, recorded, not retained. */
@@ -504,19 +494,6 @@ function freshStack(): StackRuntime {
 /** The `<shop>#<hook>` pairs a stack declares under its current targets. */
 function declaredPairs(decl: StackDecl): Set<string> {
   return new Set(decl.resources.map((r) => `${resourceShop(decl, r)}#${r.hook}`));
-}
-
-/**
- * The case README's "What the provider cannot know" describes: the stack's shop entries no longer reach the
- * shop where `sub` lives, and one of them now reaches a shop that lists no subscription, so the service cannot
- * say whether the key was swapped or the shop's subscriptions were deleted in the back office. Refresh takes it
- * for the latter and drops the resource, and destroy takes the empty shop for the recorded one: the
- * subscription stays in the old shop. (Refusing instead would also refuse the repeated delete that recovers a
- * destroy killed after its DELETE: that shop lists nothing too.)
- */
-export function leftBySwapToEmptyShop(decl: StackDecl, before: Snapshot, sub: LiveSub): boolean {
-  const reached = Object.values(shopsOf(decl));
-  return !reached.includes(sub.shop) && reached.some((shop) => (before.get(shop) ?? []).length === 0);
 }
 
 function shopsOf(decl: StackDecl): Record<ShopEntry, string> {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Hook } from "../../provider/hooks";
 import { applyEdit, INITIAL_TARGETS, type StackDecl, type Step } from "../../scripts/explorer/model";
-import { leftBySwapToEmptyShop } from "../../scripts/explorer/world";
 
 /**
  * The explorer must only generate programs the engine accepts; otherwise a run reports a program error as a
@@ -58,35 +57,5 @@ describe("explorer model: names kept as aliases", () => {
       add("sub-alpha", "shipment_label_created"),
     ];
     expect(apply(steps)?.resources.map((r) => r.name)).toEqual(["sub-bravo", "sub-alpha"]);
-  });
-});
-
-describe("explorer: the documented case of a swap to an empty shop", () => {
-  const left = {
-    shop: "main/globex",
-    id: 1,
-    hook: "order_status_change",
-    url: "https://hooks.example.com/plain/0",
-  } as const;
-  const swapped: StackDecl = {
-    resources: [],
-    targets: { ...INITIAL_TARGETS, alt: { service: "main", spelling: "ip", key: "acme1" } },
-  };
-
-  it("is the case when no entry reaches the old shop any more and one reaches a shop that lists nothing", () => {
-    const before = new Map([["main/globex", [left]]]);
-    expect(leftBySwapToEmptyShop(swapped, before, left)).toBe(true);
-  });
-
-  it("is not the case when the shop an entry now reaches lists something (the service can say which it is)", () => {
-    const before = new Map([
-      ["main/globex", [left]],
-      ["main/acme", [{ ...left, shop: "main/acme", id: 2 }]],
-    ]);
-    expect(leftBySwapToEmptyShop(swapped, before, left)).toBe(false);
-  });
-
-  it("is not the case when an entry still reaches the shop where the subscription was left", () => {
-    expect(leftBySwapToEmptyShop({ resources: [], targets: INITIAL_TARGETS }, new Map(), left)).toBe(false);
   });
 });
