@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Deployment } from "../../provider/deployment";
+import { askingWhetherGone } from "../../provider/goneQuestions";
+import { resolveShop } from "../../provider/settings";
+import { type RunningSimulator, startSimulator } from "../../simulator";
+import { outOfBand } from "../support/outOfBand";
+import { ACME_KEY, ACME_READ_ONLY_KEY, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
+
+let sim: RunningSimulator;
+beforeAll(async () => {
+  sim = await startSimulator({ shops: TEST_SHOPS });
+});
+afterAll(() => sim.close());
+beforeEach(() => sim.reset());
+
+/** Asks with acme's key (or `key`) about `ids`, in one batch. */
+async function ask(ids: number[], key = ACME_KEY) {
+  const deployment = new Deployment();
+  deployment.config = (name) => ({ "shipping:baseUrl": sim.baseUrl, "shipping:apiKey": key })[name];
+  const target = resolveShop(undefined, deployment.config, {});
+  const questions = askingWhetherGone(deployment);
+  return Promise.all(ids.map((id) => questions.load(target, id)));
+}
+
+async function globexSubscription(): Promise<number> {
+  const [id] = await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) =>
+    api.create([{ hook: "order_status_change", url: "https://globex.example.com/o" }]),
+  );
+  return id as number;
+}
+
+describe("asking whether an id the shop does not list is gone", () => {
+  it("an unknown id is gone, another shop's is elsewhere, and neither is deleted", async () => {
+    const globex = await globexSubscription();
+    expect(await ask([999, globex])).toEqual(["gone", "elsewhere"]);
+    expect(sim.subscriptions("globex").map((s) => s.id)).toEqual([globex]);
+  });
+
+  it("a read-only key cannot ask (403 for any DELETE), and deletes nothing", async () => {
+    const globex = await globexSubscription();
+    expect(await ask([globex, 999], ACME_READ_ONLY_KEY)).toEqual(["cannotAsk", "cannotAsk"]);
+    expect(sim.subscriptions("globex").map((s) => s.id)).toEqual([globex]);
+  });
+});
