@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RESOURCE_TYPE } from "../../provider/dynamicProvider";
 import { HOOKS } from "../../provider/hooks";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { ACME_KEY, acmeStackConfig, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
@@ -43,6 +44,32 @@ function release010Program(): PulumiFn {
   };
 }
 
+/**
+ * The provider module builds stored from commit 05c6f5d until the 114-byte one (345 bytes, with its own
+ * message for a missing package): state written by them must keep working after an upgrade and back.
+ */
+const EARLIER_PROVIDER_MODULE =
+  'exports.handler=()=>{let r;try{r=require("pulumi-shipping-webhooks/runtime")}catch(e){if(e.code==="MODULE_NOT_FOUND")e.message="install pulumi-shipping-webhooks in "+process.cwd()+", the project that runs pulumi: "+e.message;throw e}return{configure:r.configure,check:r.check,diff:r.diff,create:r.create,read:r.read,delete:r.deleteSubscription}}';
+
+/** A program declaring ORDERS as this build does, but with the earlier provider module in `__provider`. */
+function earlierModuleProgram(): PulumiFn {
+  return async () => {
+    const props = {
+      __provider: EARLIER_PROVIDER_MODULE,
+      hook: ORDERS.hook,
+      url: ORDERS.url,
+      shop: undefined,
+      subscriptionId: undefined,
+      api: undefined,
+      shopId: undefined,
+      accountId: undefined,
+      previous: undefined,
+    };
+    class EarlierModule extends pulumi.CustomResource {}
+    new EarlierModule(RESOURCE_TYPE, ORDERS.name, props, { additionalSecretOutputs: ["previous"] });
+  };
+}
+
 describe("provider builds and project copies", () => {
   it("stores a provider module of at most 400 bytes per resource, with no path and no credential", async () => {
     sim.reset();
@@ -66,11 +93,14 @@ describe("provider builds and project copies", () => {
   it.each([
     ["from release 0.1.0 (a serialized closure) to this build", "0.1.0", "this"],
     ["from this build back to release 0.1.0", "this", "0.1.0"],
+    ["from the earlier 345-byte module to this build", "earlier", "this"],
+    ["from this build back to the earlier 345-byte module", "this", "earlier"],
   ])("a package upgrade %s shows no change, writes nothing and keeps every output", async (_, from, to) => {
     sim.reset();
-    const box = sandbox(`upgrade-${from}`);
+    const box = sandbox(`upgrade-${from}-${to}`);
     const programs: Record<string, PulumiFn> = {
       "0.1.0": release010Program(),
+      earlier: earlierModuleProgram(),
       this: declarationsProgram(() => [ORDERS]),
     };
     let program = programs[from] as PulumiFn;
