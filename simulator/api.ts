@@ -166,6 +166,10 @@ function get(deps: ApiDeps, r: Route, shop: string): Answer {
 async function remove(deps: ApiDeps, segment: string, shop: string): Promise<Answer> {
   const ids = parseIdList(segment);
   const owners = ids.map((id) => deps.store.owner(id));
+  const missing = ids.filter((_, i) => owners[i] === undefined);
+  const { partialIds, deleteCheckOrder } = deps.switches();
+  const unknownDecides = missing.length === ids.length || (missing.length > 0 && partialIds === "404");
+  if (unknownDecides && deleteCheckOrder === "existence") throw notFound(missing, "; nothing was deleted");
   if (owners.some((owner) => owner !== undefined && owner !== shop)) {
     throw new ApiError(
       403,
@@ -174,10 +178,7 @@ async function remove(deps: ApiDeps, segment: string, shop: string): Promise<Ans
       "Permission Denied. (deleteResourceOwnedByOthers)",
     );
   }
-  const missing = ids.filter((_, i) => owners[i] === undefined);
-  if (missing.length === ids.length || (missing.length > 0 && deps.switches().partialIds === "404")) {
-    throw notFound(missing, "; nothing was deleted");
-  }
+  if (unknownDecides) throw notFound(missing, "; nothing was deleted");
   deps.store.remove(ids);
   await deps.persist();
   return { status: 204 };

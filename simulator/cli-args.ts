@@ -22,6 +22,9 @@ Options:
   --retry-after                 send Retry-After on 429 (default: not sent)
   --require-user-agent          answer 400 unless User-Agent is CustomApiCall/2 (default: not checked)
   --partial-ids subset|404      GET/DELETE of ids some of which are unknown (default subset)
+  --delete-check-order ownership|existence
+                                DELETE of another shop's id and an unknown one: 403 or 404 first
+                                (default ownership)
   --shop-fields listed|omitted  shop_id and account_id in listings (default listed)
   --delivery-ca <file>          PEM of extra CA(s) trusted for webhook deliveries
   --help                        show this help
@@ -110,6 +113,11 @@ export function parseCli(argv: string[]): CliCommand {
   if (values["require-user-agent"] === true) switches.requireUserAgent = true;
   const partialIds = choice("partial-ids", values["partial-ids"], ["subset", "404"] as const);
   if (partialIds !== undefined) switches.partialIds = partialIds;
+  const deleteCheckOrder = choice("delete-check-order", values["delete-check-order"], [
+    "ownership",
+    "existence",
+  ] as const);
+  if (deleteCheckOrder !== undefined) switches.deleteCheckOrder = deleteCheckOrder;
   const shopFields = choice("shop-fields", values["shop-fields"], ["listed", "omitted"] as const);
   if (shopFields !== undefined) switches.shopFields = shopFields;
   options.switches = switches;
@@ -133,6 +141,7 @@ function parse(argv: string[]) {
       "retry-after": { type: "boolean" },
       "require-user-agent": { type: "boolean" },
       "partial-ids": { type: "string" },
+      "delete-check-order": { type: "string" },
       "shop-fields": { type: "string" },
       "delivery-ca": { type: "string" },
       help: { type: "boolean", short: "h" },

@@ -72,6 +72,7 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = {
   retryAfter: false,
   requireUserAgent: false,
   partialIds: "subset",
+  deleteCheckOrder: "ownership",
   shopFields: "listed",
 };
 

@@ -28,6 +28,7 @@ const switchesPatch = z.strictObject({
   retryAfter: z.boolean().optional(),
   requireUserAgent: z.boolean().optional(),
   partialIds: z.enum(["subset", "404"]).optional(),
+  deleteCheckOrder: z.enum(["ownership", "existence"]).optional(),
   shopFields: z.enum(["listed", "omitted"]).optional(),
 });
 

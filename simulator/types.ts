@@ -52,6 +52,12 @@ export interface Switches {
    * Default "subset".
    */
   partialIds: "subset" | "404";
+  /**
+   * DELETE of an id list holding another shop's id and an id that does not exist: "ownership" answers 403
+   * deleteResourceOwnedByOthers first; "existence" answers 404 first when the unknown ids decide the request
+   * (all unknown, or any under `partialIds: "404"`). The spec shows neither order. Default "ownership".
+   */
+  deleteCheckOrder: "ownership" | "existence";
   /** Whether listed subscriptions carry `shop_id` and `account_id` ("listed") or not ("omitted"). Default "listed". */
   shopFields: "listed" | "omitted";
 }

@@ -103,6 +103,7 @@ export type FaultName = "503-burst" | "reset-burst" | "drop-after-write" | "500-
 export type SwitchPatch =
   | { readonly overwrite: "keep-id" | "new-id" }
   | { readonly partialIds: "subset" | "404" }
+  | { readonly deleteCheckOrder: "ownership" | "existence" }
   | { readonly shopFields: "listed" | "omitted" }
   | { readonly getStatus: 200 | 201 }
   | { readonly authScheme: "basic" | "bearer" | "both" };

@@ -29,6 +29,7 @@ const BASE_SWITCHES: Partial<Switches> = {
   getStatus: 200,
   overwrite: "new-id",
   partialIds: "subset",
+  deleteCheckOrder: "ownership",
   shopFields: "listed",
 };
 

@@ -56,6 +56,7 @@ const faults = fc.constantFrom<FaultName>(
 const switches: fc.Arbitrary<SwitchPatch> = fc.oneof(
   fc.record({ overwrite: fc.constantFrom("keep-id" as const, "new-id" as const) }),
   fc.record({ partialIds: fc.constantFrom("subset" as const, "404" as const) }),
+  fc.record({ deleteCheckOrder: fc.constantFrom("ownership" as const, "existence" as const) }),
   fc.record({ shopFields: fc.constantFrom("listed" as const, "omitted" as const) }),
   fc.record({ getStatus: fc.constantFrom(200 as const, 201 as const) }),
   fc.record({ authScheme: fc.constantFrom("basic" as const, "bearer" as const, "both" as const) }),

@@ -11,7 +11,10 @@ beforeAll(async () => {
   sim = await startSimulator({ shops: TEST_SHOPS });
 });
 afterAll(() => sim.close());
-beforeEach(() => sim.reset());
+beforeEach(async () => {
+  await sim.reset();
+  sim.setSwitches({ deleteCheckOrder: "ownership", partialIds: "subset" });
+});
 
 /** Asks with acme's key (or `key`) about `ids`, in one batch. */
 async function ask(ids: number[], key = ACME_KEY) {
@@ -35,6 +38,24 @@ describe("asking whether an id the shop does not list is gone", () => {
     expect(await ask([999, globex])).toEqual(["gone", "elsewhere"]);
     expect(sim.subscriptions("globex").map((s) => s.id)).toEqual([globex]);
   });
+
+  it.each([
+    ["ownership", "subset"],
+    ["ownership", "404"],
+    ["existence", "subset"],
+    ["existence", "404"],
+  ] as const)(
+    "checks %s first, partial ids %s: an unknown id asked with another shop's is gone, the other is elsewhere",
+    async (deleteCheckOrder, partialIds) => {
+      sim.setSwitches({ deleteCheckOrder, partialIds });
+      const globex = await globexSubscription();
+      // Under existence-first with 404 for partial lists, the batch gets 404 as a whole: only asked alone
+      // is each id's answer its own.
+      expect(await ask([999, globex])).toEqual(["gone", "elsewhere"]);
+      expect(await ask([globex, 998, 997])).toEqual(["elsewhere", "gone", "gone"]);
+      expect(sim.subscriptions("globex").map((s) => s.id)).toEqual([globex]);
+    },
+  );
 
   it("a read-only key cannot ask (403 for any DELETE), and deletes nothing", async () => {
     const globex = await globexSubscription();

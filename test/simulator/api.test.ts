@@ -239,4 +239,24 @@ describe("shop isolation", () => {
     });
     expect(sim.requests().at(-1)).toMatchObject({ shop: "other", status: 403 });
   });
+
+  it.each([
+    ["ownership", "subset", 403],
+    ["existence", "subset", 403],
+    ["ownership", "404", 403],
+    ["existence", "404", 404],
+  ] as const)(
+    "deleteCheckOrder %s, partialIds %s: a DELETE of another shop's id and an unknown id answers %i and deletes nothing",
+    async (deleteCheckOrder, partialIds, status) => {
+      const sim = await startSim({ shops: TWO_SHOPS, switches: { deleteCheckOrder, partialIds } });
+      await api(sim, "POST", "/webhook_subscriptions", { body: subs(["order_status_change", A]) });
+      const other = { headers: { authorization: auth(OTHER_KEY) } };
+      const reply = await api(sim, "DELETE", "/webhook_subscriptions/1;42", other);
+      expect(reply.status).toBe(status);
+      expect(expectErrorShape(reply).message).toContain(
+        status === 404 ? "42" : "deleteResourceOwnedByOthers",
+      );
+      expect(sim.subscriptions("demo")).toHaveLength(1);
+    },
+  );
 });

@@ -121,6 +121,8 @@ describe("shipping-api-sim", () => {
       "--require-user-agent",
       "--partial-ids",
       "404",
+      "--delete-check-order",
+      "existence",
       "--shop-fields",
       "omitted",
     ]);
@@ -133,6 +135,7 @@ describe("shipping-api-sim", () => {
         retryAfter: true,
         requireUserAgent: true,
         partialIds: "404",
+        deleteCheckOrder: "existence",
         shopFields: "omitted",
       });
     } finally {

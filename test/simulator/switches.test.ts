@@ -16,6 +16,7 @@ describe("defaults", () => {
       retryAfter: false,
       requireUserAgent: false,
       partialIds: "subset",
+      deleteCheckOrder: "ownership",
       shopFields: "listed",
     });
     expect(DEFAULT_SWITCHES).toEqual(sim.switches());
