@@ -1,7 +1,7 @@
 import type { LiveSubscription } from "./client/apiSchemas";
 import { ShippingClient } from "./client/shippingClient";
 import type { ConfigSource, ShopTarget } from "./settings";
-import type { ShopIdentity } from "./targetChange";
+import type { RecordedPlace, ShopIdentity } from "./targetChange";
 
 /** A hook declared in this deployment: by whom, for the message when another resource declares it again. */
 interface Declaration {
@@ -36,6 +36,8 @@ export class Deployment {
   readonly #queuedDeletes = new Map<string, unknown>();
   /** Ids each shop (by `shopKey`) listed or was written in this deployment: they are that shop's. */
   readonly #seenIds = new Map<string, Set<number>>();
+  /** Recorded subscriptions that `diff` replaces in each shop (by `shopKey`, then id), until settled. */
+  readonly #replaced = new Map<string, Map<number, RecordedPlace>>();
   /** Shops (by `shopKey`) whose first listing of the deployment was empty. */
   readonly #listedEmpty = new Set<string>();
   /** The tail of each shop's chain of writes: writes of one shop run one at a time. */
@@ -98,6 +100,26 @@ export class Deployment {
   /** Whether this deployment saw `id` in the shop's listing or wrote it there: then the id is the shop's. */
   seenInShop(target: ShopTarget, id: number): boolean {
     return this.#seenIds.get(target.shopKey)?.has(id) === true;
+  }
+
+  /**
+   * Notes a recorded subscription that this deployment replaces in the shop (its hook or URL changed): before
+   * a create writes into the shop, it settles that the id is this shop's or gone (see `settleReplaced`).
+   */
+  noteReplaced(target: ShopTarget, recorded: RecordedPlace): void {
+    const replaced = this.#replaced.get(target.shopKey) ?? new Map<number, RecordedPlace>();
+    replaced.set(recorded.id, recorded);
+    this.#replaced.set(target.shopKey, replaced);
+  }
+
+  /** The replaced subscriptions of the shop not settled yet. */
+  replacedIn(target: ShopTarget): readonly RecordedPlace[] {
+    return [...(this.#replaced.get(target.shopKey)?.values() ?? [])];
+  }
+
+  /** Marks a replaced subscription settled: it is the shop's or gone. */
+  settleReplaced(target: ShopTarget, id: number): void {
+    this.#replaced.get(target.shopKey)?.delete(id);
   }
 
   #see(target: ShopTarget, ids: readonly number[]): void {

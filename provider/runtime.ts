@@ -10,13 +10,12 @@ import type { NewSubscription } from "./client/shippingClient";
 import { Deployment } from "./deployment";
 import { ShippingRequestError } from "./errors/requestError";
 import { ShippingError } from "./errors/shippingError";
-import { askingWhetherGone } from "./goneQuestions";
+import { askingWhetherGone, confirmGone, type QuestionPurpose } from "./goneQuestions";
 import { IdBatcher } from "./idBatcher";
 import { type CheckFailure, checkInputs, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { configuredTargets, resolveShop, type ShopTarget } from "./settings";
 import {
   entryGone,
-  ownedByAnotherShop,
   type RecordedPlace,
   type ShopIdentity,
   shopCannotSay,
@@ -276,6 +275,8 @@ export async function diff(
     // to go on in each case.
     if (listing.length === 0) throw shopCannotSay(recorded, target);
   }
+  // A replacement's create asks first whether the recorded id is this shop's (see settleReplaced).
+  if (decision.replaces.length > 0) deployment.noteReplaced(target, recorded);
   return keep(decision, kept, target, recorded);
 }
 
@@ -310,6 +311,7 @@ export async function create(
   const hook = String(inputs.hook);
   const url = String(inputs.url);
   const target = targetOf(inputs.shop);
+  await settleReplaced(target);
   let identity = shopIdentityOf(await deployment.listing(target));
   const { id, current, seen } = await creates.add({ target, identity }, { hook, url });
   if (identity === undefined && deployment.listedEmpty(target)) {
@@ -529,7 +531,7 @@ export async function read(
   const listing = await deployment.listing(target);
   const live = listing.find((s) => s.id === recorded.id);
   if (live === undefined) {
-    await confirmGone(target, recorded, listing);
+    await isGone(target, recorded, listing, "refresh");
     return {};
   }
   if (!isRecorded(live, recorded)) {
@@ -553,7 +555,10 @@ export async function deleteSubscription(id: string, props: Record<string, unkno
   if (deployment.claimed(target.api, recorded.id)) return;
   const listing = await deployment.listing(target);
   const live = listing.find((s) => s.id === recorded.id);
-  if (live === undefined) return confirmGone(target, recorded, listing);
+  if (live === undefined) {
+    await isGone(target, recorded, listing, "delete");
+    return;
+  }
   if (!isRecorded(live, recorded)) {
     warnNotOurs(live, "not deleting it, it belongs to a newer declaration");
     return;
@@ -565,35 +570,29 @@ export async function deleteSubscription(id: string, props: Record<string, unkno
 /** DELETEs that ask whether a recorded id a shop does not list is gone (see confirmGone). */
 const goneQuestions = askingWhetherGone(deployment);
 
-/**
- * Settles whether a recorded subscription that the configured shop does not list is gone. When the listing
- * shows the recorded shop (its shop_id), or the shop listed the id earlier in this deployment, absent means gone. When it cannot say which shop the key reaches
- * (the shop lists nothing, or the service reports no shop_id), the service is asked with a DELETE of the
- * id, which deletes nothing of this shop (the shop does not list it): 404 says it is gone; 403
- * deleteResourceOwnedByOthers says it lives in another shop, so the key was re-pointed: refuse. A read-only
- * key gets 403 for any DELETE, so it cannot ask: the subscription is taken for gone, with a warning.
- */
-async function confirmGone(
+/** {@link confirmGone} with this deployment's questions. */
+function isGone(
   target: ShopTarget,
-  recorded: Recorded,
+  recorded: RecordedPlace,
   listing: readonly LiveSubscription[],
+  purpose: QuestionPurpose,
 ): Promise<void> {
-  if (recorded.shopId !== undefined && shopIdentityOf(listing) !== undefined) return;
-  // Listed in this shop earlier in the deployment (a replacement's POST overwrote it since): gone.
-  if (deployment.seenInShop(target, recorded.id)) return;
-  const what = `shipping: subscription ${recorded.id} (${recorded.hook}) is not in shop ${target.label}'s listing`;
-  switch (await goneQuestions.load(target, recorded.id)) {
-    case "elsewhere":
-      throw ownedByAnotherShop(recorded, target);
-    case "cannotAsk":
-      process.stderr.write(
-        `${what}, which cannot say which shop its key reaches, and this key may not DELETE to ask the service: taken for gone (if the key now reaches another shop, the subscription stays there)\n`,
-      );
-      return;
-    case "deleted":
-      process.stderr.write(`${what} but existed: the DELETE that asked whether it was gone deleted it\n`);
-      return;
-    default:
-      return;
-  }
+  return confirmGone(deployment, goneQuestions, target, recorded, listing, purpose);
+}
+
+/**
+ * Before a create writes into (or adopts from) a shop: every recorded subscription this deployment replaces
+ * in the shop is the shop's or gone. Else the key now reaches another shop (which cannot say which it is),
+ * and the replacement would write there before the old resource's delete found out.
+ */
+async function settleReplaced(target: ShopTarget): Promise<void> {
+  const replaced = deployment.replacedIn(target);
+  if (replaced.length === 0) return;
+  const listing = await deployment.listing(target);
+  await Promise.all(
+    replaced.map(async (recorded) => {
+      if (!listing.some((s) => s.id === recorded.id)) await isGone(target, recorded, listing, "create");
+      deployment.settleReplaced(target, recorded.id);
+    }),
+  );
 }

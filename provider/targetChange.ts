@@ -28,6 +28,16 @@ export interface RecordedPlace {
   readonly accountId: string | undefined;
 }
 
+/** How to forget a subscription instead of deleting it. */
+const LEAVE = "or `pulumi state delete <urn>` to leave the subscription where it is and forget it";
+/** Refresh and destroy run with the provider configuration of the last `up`, also one that failed. */
+const LAST_UP = "(refresh and destroy use the configuration of the last `up`, even one that failed)";
+
+/** The way back to the recorded target, and the way to move the stack off it. */
+function wayOut(setting: string, old: string): string {
+  return `To keep managing it, set ${setting} back to ${old} and run \`pulumi up\` ${LAST_UP}. To move this stack elsewhere, set ${setting} back to ${old}, run \`pulumi up\`, then \`pulumi destroy\` (${LEAVE}); then change ${setting} and run \`pulumi up\``;
+}
+
 function settingOf(shop: string | undefined, part: "baseUrl" | "apiKey"): string {
   return shop === undefined ? `shipping:${part}` : `shipping:shops.${shop}.${part}`;
 }
@@ -42,18 +52,17 @@ export function targetChanged(
   otherShop: ShopIdentity | undefined,
 ): ShippingConfigError {
   const what = `subscription ${recorded.id} (${recorded.hook})`;
-  const leave = "or `pulumi state delete <urn>` to leave the subscription where it is and forget it";
   if (now.api !== recorded.api) {
     const setting = settingOf(recorded.shop, "baseUrl");
     return new ShippingConfigError(
       setting,
-      `${what} was created at ${recorded.api}, but shop ${now.label} now reaches ${now.api}. Nothing was changed for this resource: the id means something only at ${recorded.api}. To keep managing it, set ${setting} back and run \`pulumi up\` (refresh and destroy use the configuration of the last \`up\`). To move this stack to ${now.api}, run \`pulumi destroy\` with the old base URL (${leave}), then change it and run \`pulumi up\``,
+      `${what} was created at ${recorded.api}, but shop ${now.label} now reaches ${now.api}. Nothing was changed for this resource: the id means something only at ${recorded.api}. ${wayOut(setting, recorded.api ?? "the old base URL")}`,
     );
   }
   const setting = settingOf(recorded.shop, "apiKey");
   return new ShippingConfigError(
     setting,
-    `${what} was created in shop ${recorded.shopId} at ${recorded.api}, but the service reports shop ${otherShop?.shopId ?? "(another)"} for the key of shop ${now.label}. Nothing was changed for this resource. To keep managing it, set ${setting} back to a key of shop ${recorded.shopId} and run \`pulumi up\` (refresh and destroy use the configuration of the last \`up\`). To move this stack to the other shop, run \`pulumi destroy\` with the old key (${leave}), then change it and run \`pulumi up\``,
+    `${what} was created in shop ${recorded.shopId} at ${recorded.api}, but the service reports shop ${otherShop?.shopId ?? "(another)"} for the key of shop ${now.label}. Nothing was changed for this resource. ${wayOut(setting, `a key of shop ${recorded.shopId}`)}`,
   );
 }
 
@@ -66,7 +75,7 @@ export function shopCannotSay(recorded: RecordedPlace, now: ShopTarget): Shippin
   const setting = settingOf(recorded.shop, "apiKey");
   return new ShippingConfigError(
     setting,
-    `subscription ${recorded.id} (${recorded.hook}) was created in shop ${recorded.shopId} at ${recorded.api}, but shop ${now.label} now lists no subscription at all, so the service cannot say which shop its key reaches. Nothing was changed for this resource. If the subscriptions were deleted in the back office, run \`pulumi up --refresh\`: refresh drops the resource and up subscribes the hook again. If ${setting} now holds another shop's key, set it back to a key of shop ${recorded.shopId} and run \`pulumi up\`; to move the stack to the other shop, run \`pulumi destroy\` with the old key first (or \`pulumi state delete <urn>\` to leave the subscription where it is)`,
+    `subscription ${recorded.id} (${recorded.hook}) was created in shop ${recorded.shopId} at ${recorded.api}, but shop ${now.label} now lists no subscription at all, so the service cannot say which shop its key reaches. Nothing was changed for this resource. If the subscriptions were deleted in the back office, run \`pulumi up --refresh\`: refresh drops the resource and up subscribes the hook again. If ${setting} now holds another shop's key: ${wayOut(setting, `a key of shop ${recorded.shopId}`)}`,
   );
 }
 
@@ -78,7 +87,7 @@ export function ownedByAnotherShop(recorded: RecordedPlace, now: ShopTarget): Sh
   const setting = settingOf(recorded.shop, "apiKey");
   return new ShippingConfigError(
     setting,
-    `subscription ${recorded.id} (${recorded.hook}) is not in shop ${now.label}'s listing, and the service answers that it belongs to another shop (403 deleteResourceOwnedByOthers to a DELETE that, for that reason, deleted nothing): the key of shop ${now.label} now reaches another shop than the one that created it. Nothing was changed for this resource. To keep managing it, set ${setting} back to the key it was created with and run \`pulumi up\`. To move this stack to the other shop, run \`pulumi destroy\` with the old key first (or \`pulumi state delete <urn>\` to leave the subscription where it is and forget it)`,
+    `subscription ${recorded.id} (${recorded.hook}) is not in shop ${now.label}'s listing, and the service answers that it belongs to another shop (403 deleteResourceOwnedByOthers to a DELETE that, for that reason, deleted nothing): the key of shop ${now.label} now reaches another shop than the one that created it. Nothing was changed for this resource. ${wayOut(setting, "the key it was created with")}`,
   );
 }
 
@@ -90,6 +99,19 @@ export function entryGone(recorded: RecordedPlace, missing: unknown): ShippingCo
   const why = missing instanceof Error ? missing.message : String(missing);
   return new ShippingConfigError(
     "shipping:shops",
-    `subscription ${recorded.id} (${recorded.hook}) was created with shop entry "${recorded.shop}" at ${recorded.api}, and that entry is gone (${why}). Nothing was changed for this resource. Put the entry back with the same key and run \`pulumi up\` (it deletes the subscriptions of resources the program no longer declares), then remove the entry in a later change; or \`pulumi state delete <urn>\` to leave the subscription where it is and forget it`,
+    `subscription ${recorded.id} (${recorded.hook}) was created with shop entry "${recorded.shop}" at ${recorded.api}, and that entry is gone (${why}). Nothing was changed for this resource. Put the entry back with the same key and run \`pulumi up\` (it deletes the subscriptions of resources the program no longer declares), then remove the entry in a later change; ${LEAVE}`,
+  );
+}
+
+/**
+ * A recorded subscription the configured shop does not list, in a shop that cannot say which shop its key
+ * reaches, and the service refused the DELETE that asks whether it is gone for another reason than
+ * ownership (a read-only key): the step cannot tell "gone" from "in another shop", so it refuses.
+ */
+export function cannotConfirmGone(recorded: RecordedPlace, now: ShopTarget): ShippingConfigError {
+  const setting = settingOf(recorded.shop, "apiKey");
+  return new ShippingConfigError(
+    setting,
+    `subscription ${recorded.id} (${recorded.hook}) is not in shop ${now.label}'s listing, which cannot say which shop its key reaches, and the service refused the DELETE that asks whether it is gone (403, not about ownership: this key may not DELETE). Nothing was changed for this resource: it may be gone, or the key may now reach another shop, where acting would orphan it. Use a read-write key of the shop that created it in ${setting}, run \`pulumi up\` ${LAST_UP}, then run this again; ${LEAVE}`,
   );
 }

@@ -48,6 +48,10 @@ describe("refresh and destroy after shipping:apiKey was changed to another shop'
         expect(result, what).toMatch(
           /shipping:apiKey: subscription \d+ \(order_status_change\) is not in shop \(default\)'s listing, and the service answers that it belongs to another shop/,
         );
+        // The way out it names is the one this test follows below (review 13c finding 4).
+        expect(result, what).toContain(
+          "set shipping:apiKey back to the key it was created with, run `pulumi up`, then `pulumi destroy`",
+        );
         expect(sim.subscriptions("acme"), what).toEqual(acme);
         expect(sim.subscriptions("globex"), what).toEqual(globexBefore);
         expect(await recorded(run.stack), what).toHaveLength(1);
@@ -83,4 +87,63 @@ describe("refresh and destroy after shipping:apiKey was changed to another shop'
       expect(sim.subscriptions("acme")).toEqual([]);
     },
   );
+});
+
+const GLOBEX_URL = "https://globex.example.com/o";
+
+describe("after shipping:apiKey was changed to another shop's that cannot say which it is (shop_id omitted)", () => {
+  it.each([
+    ["new-id, a new URL", "new-id", "https://hooks.example.com/o2"],
+    ["keep-id, a new URL", "keep-id", "https://hooks.example.com/o2"],
+    ["new-id, the URL of globex's own subscription", "new-id", GLOBEX_URL],
+  ] as const)(
+    "%s: a replacing up refuses before its create writes or adopts anything in globex, and so does destroy",
+    async (_, overwrite, url) => {
+      const sim = await simulator({ shopFields: "omitted", overwrite });
+      await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) => api.create([{ hook: ORDERS, url: GLOBEX_URL }]));
+      const globex = sim.subscriptions("globex");
+      const run = await scenario(
+        sim,
+        [{ name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" }],
+        `swap-replace-${overwrite}`,
+      );
+      await run.stack.up();
+      const acme = sim.subscriptions("acme");
+      await run.stack.setConfig("shipping:apiKey", { value: GLOBEX_KEY, secret: true });
+      run.state.declared = [{ name: "orders", hook: ORDERS, url }];
+
+      const up = await engine(run.stack.up(), "up replacing orders with globex's key").then(String, String);
+      expect(up).toMatch(
+        /\(order_status_change\) is not in shop \(default\)'s listing, and the service answers that it belongs to another shop/,
+      );
+      expect(sim.subscriptions("globex")).toEqual(globex);
+      expect(sim.subscriptions("acme")).toEqual(acme);
+      expect((await recorded(run.stack)).map((r) => r.id)).toEqual(acme.map((s) => s.id));
+      expect(await outcome(run.stack.destroy(), "destroy with globex's key")).not.toBe("succeeded");
+      expect(sim.subscriptions("globex")).toEqual(globex);
+      expect(sim.subscriptions("acme")).toEqual(acme);
+    },
+  );
+
+  it("a question refused with a 403 that is not about ownership (as a read-only key gets) fails destroy, which orphans nothing", async () => {
+    const sim = await simulator({ shopFields: "omitted" });
+    const run = await scenario(
+      sim,
+      [{ name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" }],
+      "swap-cannot-ask",
+    );
+    await run.stack.up();
+    const acme = sim.subscriptions("acme");
+    await run.stack.setConfig("shipping:apiKey", { value: GLOBEX_KEY, secret: true });
+    expect(await outcome(run.stack.up(), "up with globex's key (no change without shop_id)")).toBe(
+      "succeeded",
+    );
+    sim.addFault({ kind: "status", status: 403, method: "DELETE", count: 1 });
+    const destroy = await engine(run.stack.destroy(), "destroy with globex's key").then(String, String);
+    expect(destroy).toMatch(
+      /shipping:apiKey: subscription \d+ \(order_status_change\) is not in shop \(default\)'s listing, .* refused the DELETE that asks whether it is gone/,
+    );
+    expect(sim.subscriptions("acme")).toEqual(acme);
+    expect((await recorded(run.stack)).map((r) => r.id)).toEqual(acme.map((s) => s.id));
+  });
 });
