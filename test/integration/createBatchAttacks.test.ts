@@ -178,9 +178,11 @@ describe("a recorded shop that now lists nothing (the key reaches another, empty
     expect(refusal).toContain("lists no subscription at all");
     expect(refusal).toContain("Nothing was changed for this resource");
     expect(refusal).toContain("pulumi up --refresh");
-    expect(refusal).toContain("set it back to a key of shop");
+    expect(refusal).toContain(
+      "set shipping:apiKey back to a key of shop 1, run `pulumi up`, then `pulumi destroy`",
+    );
     expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
-    // Advice: set the key back and run up (no change), or destroy with the old key (the subscription goes).
+    // Advice: set the key back and run up (no change), then destroy with it (the subscription goes).
     const keyBack = await freshProvider(acme.config);
     await keyBack.check(oldOuts, decl(ORDERS));
     expect((await keyBack.diff(old.id, oldOuts, decl(ORDERS))).changes).toBe(false);
