@@ -135,7 +135,8 @@ export class Ledger {
    * Reconciles `stack`'s claims with its state after an operation. A record that matches a live
    * subscription of a shop where the stack declares that hook and URL is an adoption. A record that matches
    * only subscriptions someone else owns was written into the state without right. Claims the state no
-   * longer records are dropped; a retained resource's subscription is released.
+   * longer records are dropped (a record pending deletion, the old resource of an interrupted replacement,
+   * still claims its subscription: the next `up` deletes it); a retained resource's subscription is released.
    */
   reconcileState(
     stack: StackName,
@@ -143,6 +144,7 @@ export class Ledger {
     live: Snapshot,
     adoptable: (record: StateRecord, sub: LiveSub) => boolean,
     released: ReadonlySet<number>,
+    pendingDeletion: readonly StateRecord[] = [],
   ): string[] {
     const violations: string[] = [];
     const subs = allSubs(live);
@@ -165,7 +167,9 @@ export class Ledger {
     for (const sub of subs) {
       const ownership = this.owners.get(subKey(sub));
       if (ownership === undefined || !ownership.claimants.has(stack)) continue;
-      const recorded = records.some((r) => r.id === sub.id && r.hook === sub.hook && r.url === sub.url);
+      const recorded = [...records, ...pendingDeletion].some(
+        (r) => r.id === sub.id && r.hook === sub.hook && r.url === sub.url,
+      );
       if (recorded) continue;
       ownership.claimants.delete(stack);
       if (released.has(sub.id) && ownership.lastWriter === stack) ownership.lastWriter = "released";

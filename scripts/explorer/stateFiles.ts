@@ -103,10 +103,19 @@ export function urnName(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
 }
 
-/** The WebhookSubscription records of a checkpoint that are not pending deletion. */
-export function subscriptionRecords(checkpoint: Checkpoint): StateRecord[] {
+/**
+ * The WebhookSubscription records of a checkpoint that are not pending deletion, or (with `pendingDeletion`)
+ * only those that are: the old resources of a replacement an interrupted `up` left, which the next `up`
+ * deletes.
+ */
+export function subscriptionRecords(checkpoint: Checkpoint, pendingDeletion = false): StateRecord[] {
   return checkpoint.resources
-    .filter((r) => r.type.endsWith("WebhookSubscription") && r.delete !== true && r.id !== undefined)
+    .filter(
+      (r) =>
+        r.type.endsWith("WebhookSubscription") &&
+        (r.delete === true) === pendingDeletion &&
+        r.id !== undefined,
+    )
     .map((r) => ({
       name: urnName(r.urn),
       id: Number(r.id),

@@ -386,6 +386,7 @@ export class World {
         after,
         (record, sub) => this.adoptable(runtime.decl, record, sub),
         released,
+        subscriptionRecords(checkpointAfter, true),
       ),
     );
     const duplicates = duplicateDeclarations(runtime.decl);
