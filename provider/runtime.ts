@@ -531,7 +531,7 @@ export async function read(
   const listing = await deployment.listing(target);
   const live = listing.find((s) => s.id === recorded.id);
   if (live === undefined) {
-    await isGone(target, recorded, listing, "refresh");
+    await settleGone(target, recorded, listing, "refresh");
     return {};
   }
   if (!isRecorded(live, recorded)) {
@@ -556,7 +556,7 @@ export async function deleteSubscription(id: string, props: Record<string, unkno
   const listing = await deployment.listing(target);
   const live = listing.find((s) => s.id === recorded.id);
   if (live === undefined) {
-    await isGone(target, recorded, listing, "delete");
+    await settleGone(target, recorded, listing, "delete");
     return;
   }
   if (!isRecorded(live, recorded)) {
@@ -571,7 +571,7 @@ export async function deleteSubscription(id: string, props: Record<string, unkno
 const goneQuestions = askingWhetherGone(deployment);
 
 /** {@link confirmGone} with this deployment's questions. */
-function isGone(
+function settleGone(
   target: ShopTarget,
   recorded: RecordedPlace,
   listing: readonly LiveSubscription[],
@@ -591,7 +591,7 @@ async function settleReplaced(target: ShopTarget): Promise<void> {
   const listing = await deployment.listing(target);
   await Promise.all(
     replaced.map(async (recorded) => {
-      if (!listing.some((s) => s.id === recorded.id)) await isGone(target, recorded, listing, "create");
+      if (!listing.some((s) => s.id === recorded.id)) await settleGone(target, recorded, listing, "create");
       deployment.settleReplaced(target, recorded.id);
     }),
   );
