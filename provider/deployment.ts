@@ -1,6 +1,7 @@
 import type { LiveSubscription } from "./client/apiSchemas";
 import { ShippingClient } from "./client/shippingClient";
 import type { ConfigSource, ShopTarget } from "./settings";
+import { checkListedPin } from "./shopPin";
 import type { RecordedPlace, ShopIdentity } from "./targetChange";
 
 /** A hook declared in this deployment: by whom, for the message when another resource declares it again. */
@@ -73,11 +74,20 @@ export class Deployment {
 
   /**
    * The shop's subscriptions as this deployment knows them: one `GET /webhook_subscriptions/` per shop per
-   * deployment, with every later write of the deployment applied. A failed listing is not kept.
+   * deployment, with every later write of the deployment applied. A failed listing is not kept. For a pinned
+   * shop, fails when the service reports another shop, or none, for the shop's subscriptions (shopPin.ts).
    */
   listing(target: ShopTarget): Promise<LiveSubscription[]> {
-    const known = this.#listings.get(target.shopKey);
-    if (known !== undefined) return known;
+    const listing = this.#listings.get(target.shopKey) ?? this.#list(target);
+    if (target.pin === undefined) return listing;
+    // A shop that listed nothing cannot say which shop it is: its creates check the pin on reading back.
+    return listing.then((subs) => {
+      if (!this.#listedEmpty.has(target.shopKey)) checkListedPin(target, subs);
+      return subs;
+    });
+  }
+
+  #list(target: ShopTarget): Promise<LiveSubscription[]> {
     const listed = this.client(target).list();
     listed.then(
       (subs) => {

@@ -8,12 +8,14 @@ import { BATCH_WINDOW_MS, Batcher, type ItemResult } from "./batcher";
 import type { LiveSubscription } from "./client/apiSchemas";
 import type { NewSubscription } from "./client/shippingClient";
 import { Deployment } from "./deployment";
+import { ShippingConfigError } from "./errors/configError";
 import { ShippingRequestError } from "./errors/requestError";
 import { ShippingError } from "./errors/shippingError";
 import { askingWhetherGone, confirmGone, type QuestionPurpose } from "./goneQuestions";
 import { IdBatcher } from "./idBatcher";
 import { type CheckFailure, checkInputs, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { configuredTargets, resolveShop, type ShopTarget } from "./settings";
+import { checkWrittenPin } from "./shopPin";
 import {
   entryGone,
   type RecordedPlace,
@@ -212,8 +214,9 @@ export async function configure(req: { config: { get(key: string): string | unde
 }
 
 /**
- * Validates inputs (no API call): the URL and hook rules, the shop's credentials, and one declaration per
- * hook per shop, where the same API and key count as the same shop whatever the shop is called.
+ * Validates inputs: the URL and hook rules, the shop's credentials, one declaration per hook per shop (where
+ * the same API and key count as the same shop whatever the shop is called), and, for a pinned shop only, that
+ * its key reaches the pinned shop (one listing per shop per deployment; no other API call).
  */
 export async function check(
   _olds: Record<string, unknown>,
@@ -236,6 +239,17 @@ export async function check(
     result.failures.some((f) => f.property === "hook")
   )
     return result;
+  if (target.pin !== undefined) {
+    // A pinned shop is checked here, before any step of the deployment writes: also an added resource, a
+    // rename without an alias or `up --replace`, which the engine ties to no recorded resource (one listing).
+    try {
+      await deployment.listing(target);
+    } catch (error) {
+      if (!(error instanceof ShippingConfigError)) throw error;
+      result.failures.push({ property: "shop", reason: error.message });
+      return result;
+    }
+  }
   if (typeof result.inputs.url === "string") deployment.recordChecked(target, hook, result.inputs.url);
   deployment.awaitCreate(target, hook);
   const earlier = deployment.declare(target, hook);
@@ -325,6 +339,13 @@ export async function create(
     identity = await deployment.readBackIdentity(target, async () =>
       shopIdentityOf([written ?? (await readBacks.load(target, id)) ?? { id, hook, url }]),
     );
+    try {
+      checkWrittenPin(target, identity);
+    } catch (error) {
+      // The shop was empty, so the write overwrote nothing: undoing it leaves the other shop as it was.
+      await deleteIds(target, [id]);
+      throw error;
+    }
     if (identity !== undefined) {
       guardOneDeclaration(target, identity, hook);
       deployment.recordCreate(target, { id, hook, url, ...identity });

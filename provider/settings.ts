@@ -18,11 +18,22 @@ export const SETTINGS = {
   caCertificates: { config: "shipping:caCertificates", env: "SHIPPING_CA_CERTIFICATES" },
   timeouts: { config: "shipping:timeouts", env: "SHIPPING_TIMEOUTS" },
   retry: { config: "shipping:retry", env: "SHIPPING_RETRY" },
+  shopId: { config: "shipping:shopId", env: "SHIPPING_SHOP_ID" },
 } as const;
 
 const shopsSchema = z.record(
   z.string(),
-  z.object({ apiKey: z.string().min(1), baseUrl: z.string().optional() }).strict(),
+  z
+    .object({
+      apiKey: z.string().min(1),
+      baseUrl: z.string().optional(),
+      // `pulumi config set --path` stores a number when the id looks like one.
+      shopId: z
+        .union([z.string().min(1), z.number()])
+        .transform(String)
+        .optional(),
+    })
+    .strict(),
 );
 const timeoutsSchema = z
   .object({
@@ -57,6 +68,15 @@ export interface ShopTarget {
   readonly caCertificates?: string;
   readonly timeouts?: Partial<Timeouts>;
   readonly retry?: Partial<RetrySettings>;
+  /** The shop this target must reach (`shipping:shopId`, or `shopId` of a `shipping:shops` entry). */
+  readonly pin?: ShopPin;
+}
+
+/** A shop the configuration says its key must reach, as the service reports it (`shop_id`). */
+export interface ShopPin {
+  readonly shopId: string;
+  /** The setting that says so, for messages: `shipping:shopId` or `shipping:shops.<name>.shopId`. */
+  readonly setting: string;
 }
 
 type SettingName = keyof typeof SETTINGS;
@@ -135,6 +155,7 @@ export function resolveShop(
   let apiKey: string;
   let baseUrl: string | undefined = defaultBase?.value;
   let baseSource: string = defaultBase?.source ?? SETTINGS.baseUrl.config;
+  let pin: ShopPin | undefined;
   if (shop === undefined) {
     const key = lookup("apiKey", config, env);
     if (key === undefined) {
@@ -144,6 +165,8 @@ export function resolveShop(
       );
     }
     apiKey = key.value;
+    const pinned = lookup("shopId", config, env);
+    if (pinned !== undefined) pin = { shopId: pinned.value, setting: pinned.source };
   } else {
     const shops = parseJsonSetting("shops", shopsSchema, config, env) ?? {};
     const entry = shops[shop];
@@ -154,6 +177,8 @@ export function resolveShop(
       );
     }
     apiKey = entry.apiKey;
+    if (entry.shopId !== undefined)
+      pin = { shopId: entry.shopId, setting: `${SETTINGS.shops.config}.${shop}.shopId` };
     if (entry.baseUrl !== undefined) {
       baseUrl = entry.baseUrl;
       baseSource = `${SETTINGS.shops.config}.${shop}.baseUrl`;
@@ -180,6 +205,7 @@ export function resolveShop(
     ...(caCertificates !== undefined ? { caCertificates } : {}),
     ...(timeouts !== undefined ? { timeouts: timeouts as Partial<Timeouts> } : {}),
     ...(retry !== undefined ? { retry: retry as Partial<RetrySettings> } : {}),
+    ...(pin !== undefined ? { pin } : {}),
   };
 }
 

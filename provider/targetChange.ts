@@ -34,7 +34,7 @@ const LEAVE = "or `pulumi state delete <urn>` to leave the subscription where it
 const LAST_UP = "(refresh and destroy use the configuration of the last `up`, even one that failed)";
 
 /** The way back to the recorded target, and the way to move the stack off it. */
-function wayOut(setting: string, old: string): string {
+export function wayOut(setting: string, old: string): string {
   return `To keep managing it, set ${setting} back to ${old} and run \`pulumi up\` ${LAST_UP}. To move this stack elsewhere, set ${setting} back to ${old}, run \`pulumi up\`, then \`pulumi destroy\` (${LEAVE}); then change ${setting} and run \`pulumi up\``;
 }
 

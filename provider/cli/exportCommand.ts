@@ -2,6 +2,7 @@
 import type { LiveSubscription } from "../client/apiSchemas";
 import { ShippingClient, validateBaseUrl } from "../client/shippingClient";
 import { resolveShop } from "../settings";
+import { shopIdentityOf } from "../targetChange";
 import type { CliCommand } from "./args";
 import { COMMAND } from "./args";
 import { inventory, type RenderContext, renderStackYaml, renderTypeScript } from "./render";
@@ -46,10 +47,12 @@ export async function exportSubscriptions(
     await client.close();
   }
   const items = inventory(live);
+  const shopId = shopIdentityOf(live)?.shopId;
   const context: RenderContext = {
     command: commandLine(options),
     baseUrl,
     ...(options.shop !== undefined ? { shop: options.shop } : {}),
+    ...(shopId !== undefined ? { shopId } : {}),
   };
   const text =
     options.format === "yaml"

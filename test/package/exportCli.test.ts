@@ -133,6 +133,10 @@ describe("pulumi-shipping-webhooks export: output", () => {
       ["order_status_change", "https://hooks.example.com/acme/orders"],
     ]);
     expect(run.stdout).not.toContain("globex");
+    // It says how to pin the shop (README, "Pin the shop"), with the shop_id the service reports for acme.
+    expect(run.stdout).toMatch(
+      /^\/\/ The service reports shop_id "(\d+)": pin it with `pulumi config set shipping:shopId "\1"`\.$/m,
+    );
     expect(run.stderr).toBe("");
     expect(sim.requests().map((r) => `${r.method} ${r.path}`)).toEqual(["GET /webhook_subscriptions/"]);
   });
@@ -154,6 +158,9 @@ describe("pulumi-shipping-webhooks export: output", () => {
       '    shipment_label_created: "https://hooks.example.com/globex/labels?token=t1"',
     ]);
     expect(run.stderr).toContain("note: some callback URLs carry a query string");
+    expect(run.stdout).toMatch(
+      /^# The service reports shop_id "([^"]+)": pin it with `pulumi config set --path 'shipping:shops\.globex\.shopId' "\1"`\.$/m,
+    );
   });
 
   it("an empty shop: a program with no resource, and an empty hooks map", async () => {

@@ -116,6 +116,33 @@ describe("resolveShop", () => {
     expect(error.message).toMatch(message);
   });
 
+  it("pins the default shop with shipping:shopId (or SHIPPING_SHOP_ID) and an entry with its shopId, string or number", () => {
+    const base = { "shipping:apiKey": KEY, "shipping:baseUrl": "https://api.example.com" };
+    expect(resolveShop(undefined, configOf(base), {}).pin).toBeUndefined();
+    expect(resolveShop(undefined, configOf({ ...base, "shipping:shopId": "s-1" }), {}).pin).toEqual({
+      shopId: "s-1",
+      setting: "shipping:shopId",
+    });
+    expect(resolveShop(undefined, configOf(base), { SHIPPING_SHOP_ID: "s-2" }).pin).toEqual({
+      shopId: "s-2",
+      setting: "SHIPPING_SHOP_ID",
+    });
+    const shops = JSON.stringify({
+      a: { apiKey: KEY, shopId: 42 },
+      b: { apiKey: KEY, shopId: "x" },
+      c: { apiKey: KEY },
+    });
+    const config = configOf({ ...base, "shipping:shopId": "default-only", "shipping:shops": shops });
+    expect(resolveShop("a", config, {}).pin).toEqual({ shopId: "42", setting: "shipping:shops.a.shopId" });
+    expect(resolveShop("b", config, {}).pin).toEqual({ shopId: "x", setting: "shipping:shops.b.shopId" });
+    // shipping:shopId pins the default shop only: an entry without its own shopId is not pinned.
+    expect(resolveShop("c", config, {}).pin).toBeUndefined();
+    const empty = JSON.stringify({ a: { apiKey: KEY, shopId: "" } });
+    expect(thrown(() => resolveShop("a", configOf({ ...base, "shipping:shops": empty }), {})).setting).toBe(
+      "shipping:shops.a.shopId",
+    );
+  });
+
   it("never puts a key into a configuration error", () => {
     const secret = "k-should-stay-hidden-991";
     const shops = JSON.stringify({ acme: { apiKey: secret, baseUrl: "http://evil.example.com" } });
