@@ -147,4 +147,16 @@ export const ISSUE_13_CASES: readonly NamedCase[] = [
       op("one", "destroyRefresh"),
     ],
   },
+  {
+    name: "11 (review 13d) a pinned shop's key swapped to another shop's, then a rename without an alias: its create took over that shop's subscription of the hook before any step saw the swap (now refused at check, before any write)",
+    steps: [
+      add("one", "sub-alpha", ORDERS, 0),
+      { kind: "pin", stack: "one", entry: "default", on: true },
+      op("one", "up"),
+      { kind: "outOfBand", service: "main", key: "globex", action: "create", hook: ORDERS, url: 0 },
+      config("one", "default", { service: "main", spelling: "ip", key: "globex" }),
+      { kind: "rename", stack: "one", name: "sub-alpha", to: "sub-bravo", alias: false },
+      op("one", "up"),
+    ],
+  },
 ];

@@ -61,11 +61,16 @@ export function backOfficeUrl(n: number): string {
   return `https://backoffice.example.com/hook/${n}`;
 }
 
+/** A shop of {@link SHOP_KEYS}. */
+export type ShopName = (typeof SHOP_KEYS)[KeyName]["shop"];
+
 /** Where a shop entry of a stack points: which service, spelled how, with which key. */
 export interface Target {
   readonly service: ServiceName;
   readonly spelling: Spelling;
   readonly key: KeyName;
+  /** The shop the entry is pinned to (`shipping:shopId`), kept across key and service changes. */
+  readonly pin?: ShopName;
 }
 
 /** Which credentials a resource uses: the default shop (`shipping:apiKey`) or the `shipping:shops` entry. */
@@ -149,6 +154,8 @@ export type Step =
       readonly alias: boolean;
     }
   | { readonly kind: "config"; readonly stack: StackName; readonly entry: ShopEntry; readonly target: Target }
+  /** Pins an entry to the shop its key reaches now, or removes the pin. */
+  | { readonly kind: "pin"; readonly stack: StackName; readonly entry: ShopEntry; readonly on: boolean }
   | {
       readonly kind: "outOfBand";
       readonly service: ServiceName;
@@ -187,6 +194,15 @@ export function realShop(target: Target): string {
 /** The real shop a resource of `stack` reaches. */
 export function resourceShop(stack: StackDecl, resource: ResourceDecl): string {
   return realShop(stack.targets[resource.shop]);
+}
+
+/**
+ * The real shop a resource of `stack` declares itself for: the pinned shop when its entry is pinned (a key
+ * that reaches another shop must not write there), else the shop its key reaches.
+ */
+export function declaredShop(stack: StackDecl, resource: ResourceDecl): string {
+  const target = stack.targets[resource.shop];
+  return target.pin === undefined ? realShop(target) : `${target.service}/${target.pin}`;
 }
 
 /** Declarations of one stack that reach the same real shop and hook as an earlier one. */
@@ -301,7 +317,16 @@ function edited(stack: StackDecl, step: Step): StackDecl | undefined {
         current.service === step.target.service &&
         current.spelling === step.target.spelling &&
         current.key === step.target.key;
-      return same ? undefined : { ...stack, targets: { ...stack.targets, [step.entry]: step.target } };
+      const { pin: _generated, ...target } = step.target;
+      const next: Target = { ...target, ...(current.pin !== undefined ? { pin: current.pin } : {}) };
+      return same ? undefined : { ...stack, targets: { ...stack.targets, [step.entry]: next } };
+    }
+    case "pin": {
+      const { pin: _old, ...current } = stack.targets[step.entry];
+      const pin = step.on ? SHOP_KEYS[current.key].shop : undefined;
+      if (pin === stack.targets[step.entry].pin) return undefined;
+      const next: Target = { ...current, ...(pin !== undefined ? { pin } : {}) };
+      return { ...stack, targets: { ...stack.targets, [step.entry]: next } };
     }
     default:
       return undefined;

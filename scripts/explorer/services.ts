@@ -14,6 +14,7 @@ import {
   SERVICE_NAMES,
   type ServiceName,
   SHOP_KEYS,
+  type ShopName,
   type SwitchPatch,
   type Target,
 } from "./model";
@@ -22,6 +23,11 @@ const SHOPS: ShopSeed[] = [
   { name: "acme", keys: { readWrite: [SHOP_KEYS.acme1.key, SHOP_KEYS.acme2.key] } },
   { name: "globex", keys: { readWrite: [SHOP_KEYS.globex.key] } },
 ];
+
+/** The `shop_id` both services report for a shop: its 1-based position in the seed. */
+export function shopIdOf(shop: ShopName): string {
+  return String(SHOPS.findIndex((s) => s.name === shop) + 1);
+}
 
 /** Switches every run starts from (the simulator's defaults, written out so a reset restores them). */
 const BASE_SWITCHES: Partial<Switches> = {

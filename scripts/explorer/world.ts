@@ -35,6 +35,7 @@ import {
   ALT_SHOP_ENTRY,
   applyEdit,
   backOfficeUrl,
+  declaredShop,
   duplicateDeclarations,
   emptyStack,
   type FaultName,
@@ -49,7 +50,7 @@ import {
   type StackName,
   type Step,
 } from "./model";
-import { FAILING_FAULTS, Services } from "./services";
+import { FAILING_FAULTS, Services, shopIdOf } from "./services";
 import { checkpointFile, readCheckpoint, subscriptionRecords } from "./stateFiles";
 
 /** The Pulumi project name of the explorer's stacks. */
@@ -279,8 +280,13 @@ export class World {
     return {
       SHIPPING_API_KEY: SHOP_KEYS[main.key].key,
       SHIPPING_BASE_URL: this.services.baseUrl(main),
+      ...(main.pin !== undefined ? { SHIPPING_SHOP_ID: shopIdOf(main.pin) } : {}),
       SHIPPING_SHOPS: JSON.stringify({
-        [ALT_SHOP_ENTRY]: { apiKey: SHOP_KEYS[alt.key].key, baseUrl: this.services.baseUrl(alt) },
+        [ALT_SHOP_ENTRY]: {
+          apiKey: SHOP_KEYS[alt.key].key,
+          baseUrl: this.services.baseUrl(alt),
+          ...(alt.pin !== undefined ? { shopId: shopIdOf(alt.pin) } : {}),
+        },
       }),
       SHIPPING_TIMEOUTS: JSON.stringify(FAST_TIMEOUTS),
       SHIPPING_RETRY: JSON.stringify(FAST_RETRY),
@@ -434,7 +440,7 @@ export class World {
   /** A state record may adopt a live subscription where the program declares that hook and URL. */
   private adoptable(decl: StackDecl, record: StateRecord, sub: LiveSub): boolean {
     const resource = decl.resources.find((r) => r.name === record.name);
-    if (resource === undefined || resourceShop(decl, resource) !== sub.shop || resource.hook !== sub.hook)
+    if (resource === undefined || declaredShop(decl, resource) !== sub.shop || resource.hook !== sub.hook)
       return false;
     return resource.ignoreUrl || declaredUrl(resource) === sub.url;
   }
@@ -459,6 +465,9 @@ export class World {
     if (recordsBefore.some((r) => r.protect))
       explanations.push({ why: "a protected resource", reason: /protect/i });
     if (duplicateDeclarations(runtime.decl).length > 0) explanations.push({ why: "a duplicate declaration" });
+    // A pinned entry whose key reaches another shop, or whose service sends no shop_id, is refused.
+    if (runtime.decl.targets.default.pin !== undefined || runtime.decl.targets.alt.pin !== undefined)
+      explanations.push({ why: "a pinned shop", reason: /pins shop/ });
     const shops = shopsOf(runtime.decl);
     const last = runtime.lastShops;
     if (
@@ -492,9 +501,9 @@ function freshStack(): StackRuntime {
   return { decl: emptyStack(), dirty: false, declaredSecrets: false };
 }
 
-/** The `<shop>#<hook>` pairs a stack declares under its current targets. */
+/** The `<shop>#<hook>` pairs a stack declares under its current targets (a pinned entry: in the pinned shop). */
 function declaredPairs(decl: StackDecl): Set<string> {
-  return new Set(decl.resources.map((r) => `${resourceShop(decl, r)}#${r.hook}`));
+  return new Set(decl.resources.map((r) => `${declaredShop(decl, r)}#${r.hook}`));
 }
 
 function shopsOf(decl: StackDecl): Record<ShopEntry, string> {
