@@ -1,5 +1,6 @@
 import type { LiveSubscription } from "./client/apiSchemas";
 import { ShippingClient } from "./client/shippingClient";
+import type { GoneAnswer } from "./goneQuestions";
 import type { ConfigSource, ShopTarget } from "./settings";
 import { checkListedPin } from "./shopPin";
 import type { RecordedPlace, ShopIdentity } from "./targetChange";
@@ -47,6 +48,7 @@ export class Deployment {
   readonly #awaitedCreates = new Map<string, Set<string>>();
   /** The shop the service reports for each set of credentials (by `shopKey`), once learned by a read-back. */
   readonly #readBackIdentities = new Map<string, Promise<ShopIdentity | undefined>>();
+  readonly #goneAnswers = new Map<string, Promise<GoneAnswer | undefined>>();
 
   /** The client for a shop; one keep-alive pool per set of credentials and transport settings. */
   client(target: ShopTarget): ShippingClient {
@@ -175,6 +177,26 @@ export class Deployment {
    * may check one resource twice, for example again for the create of a replacement; two resources under one
    * shop name are refused by the program itself.)
    */
+  /**
+   * The service's answer to whether a recorded id the shop does not list is gone: asked once per deployment
+   * (a replacement's create and the old resource's delete both need it; ids are never reused). A failed
+   * question is not kept.
+   */
+  goneAnswer(
+    target: ShopTarget,
+    id: number,
+    ask: () => Promise<GoneAnswer | undefined>,
+  ): Promise<GoneAnswer | undefined> {
+    const key = `${target.shopKey}#${id}`;
+    let answer = this.#goneAnswers.get(key);
+    if (answer === undefined) {
+      answer = ask();
+      this.#goneAnswers.set(key, answer);
+      answer.catch(() => this.#goneAnswers.delete(key));
+    }
+    return answer;
+  }
+
   declare(target: ShopTarget, hook: string): Declaration | undefined {
     const key = `${target.shopKey}\u0000${hook}`;
     const earlier = this.#declared.get(key);

@@ -70,7 +70,7 @@ export async function confirmGone(
   // Listed in this shop earlier in the deployment (a replacement's POST overwrote it since): gone.
   if (deployment.seenInShop(target, recorded.id)) return;
   const what = `shipping: subscription ${recorded.id} (${recorded.hook}) is not in shop ${target.label}'s listing`;
-  switch (await questions.load(target, recorded.id)) {
+  switch (await deployment.goneAnswer(target, recorded.id, () => questions.load(target, recorded.id))) {
     case "elsewhere":
       throw ownedByAnotherShop(recorded, target);
     case "cannotAsk":

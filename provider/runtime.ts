@@ -276,7 +276,11 @@ export async function diff(
   const recorded = recordedOf(id, olds);
   const target = targetOf(news.shop);
   const kept = !decision.changes && deployment.wasChecked(target, recorded.hook, recorded.url);
-  if (recorded.api === undefined) return keep(decision, kept, target, recorded);
+  if (recorded.api === undefined) {
+    // State written by 0.1 records no API or shop: a replacement's create asks about the id all the same.
+    if (decision.replaces.length > 0) deployment.noteReplaced(target, recorded);
+    return keep(decision, kept, target, recorded);
+  }
   if (target.api !== recorded.api) throw targetChanged(recorded, target, undefined);
   if (recorded.shopId !== undefined) {
     const listing = await deployment.listing(target);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Deployment } from "../../provider/deployment";
-import { askingWhetherGone } from "../../provider/goneQuestions";
+import { askingWhetherGone, confirmGone } from "../../provider/goneQuestions";
 import { resolveShop } from "../../provider/settings";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { outOfBand } from "../support/outOfBand";
+import { freshProvider } from "../support/provider";
 import { ACME_KEY, ACME_READ_ONLY_KEY, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
 
 let sim: RunningSimulator;
@@ -57,9 +58,45 @@ describe("asking whether an id the shop does not list is gone", () => {
     },
   );
 
+  it("a deployment asks about an id once: a replacement's create and the old resource's delete share the answer", async () => {
+    sim.setSwitches({ shopFields: "omitted" });
+    const deployment = new Deployment();
+    deployment.config = (name) => ({ "shipping:baseUrl": sim.baseUrl, "shipping:apiKey": ACME_KEY })[name];
+    const target = resolveShop(undefined, deployment.config, {});
+    const questions = askingWhetherGone(deployment);
+    const recorded = { id: 999, hook: "order_status_change", shop: undefined, api: target.api };
+    const place = { ...recorded, shopId: "1", accountId: undefined };
+    sim.clearRequests();
+    for (const purpose of ["create", "delete", "refresh"] as const)
+      await confirmGone(deployment, questions, target, place, [], purpose);
+    expect(sim.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      "DELETE /webhook_subscriptions/999 404",
+    ]);
+  });
+
   it("a read-only key cannot ask (403 for any DELETE), and deletes nothing", async () => {
     const globex = await globexSubscription();
     expect(await ask([globex, 999], ACME_READ_ONLY_KEY)).toEqual(["cannotAsk", "cannotAsk"]);
     expect(sim.subscriptions("globex").map((s) => s.id)).toEqual([globex]);
+  });
+});
+
+describe("a replacement of a resource recorded by 0.1 (no api or shopId in state)", () => {
+  it("after the key was swapped to another shop's (shop_id omitted), its create asks first and writes nothing there", async () => {
+    sim.setSwitches({ shopFields: "omitted" });
+    const [acme] = await outOfBand(sim.baseUrl, ACME_KEY, (api) =>
+      api.create([{ hook: "order_status_change", url: "https://hooks.example.com/o" }]),
+    );
+    const globex = await globexSubscription();
+    sim.clearRequests();
+    const runtime = await freshProvider({ "shipping:baseUrl": sim.baseUrl, "shipping:apiKey": GLOBEX_KEY });
+    const olds = { hook: "order_status_change", url: "https://hooks.example.com/o", subscriptionId: acme };
+    const news = { hook: "order_status_change", url: "https://hooks.example.com/o2" };
+    expect((await runtime.diff(String(acme), olds, news)).replaces).toEqual(["url"]);
+    await expect(runtime.create(news)).rejects.toThrow(/belongs to another shop/);
+    expect(sim.subscriptions("globex").map((s) => [s.id, s.url])).toEqual([
+      [globex, "https://globex.example.com/o"],
+    ]);
+    expect(sim.requests().map((r) => r.method)).not.toContain("POST");
   });
 });
