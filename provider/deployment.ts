@@ -82,9 +82,8 @@ export class Deployment {
   listing(target: ShopTarget): Promise<LiveSubscription[]> {
     const listing = this.#listings.get(target.shopKey) ?? this.#list(target);
     if (target.pin === undefined) return listing;
-    // A shop that listed nothing cannot say which shop it is: its creates check the pin on reading back.
     return listing.then((subs) => {
-      if (!this.#listedEmpty.has(target.shopKey)) checkListedPin(target, subs);
+      checkListedPin(target, subs, this.#listedEmpty.has(target.shopKey));
       return subs;
     });
   }

@@ -15,7 +15,7 @@ import { askingWhetherGone, confirmGone, type QuestionPurpose } from "./goneQues
 import { IdBatcher } from "./idBatcher";
 import { type CheckFailure, checkInputs, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { configuredTargets, resolveShop, type ShopTarget } from "./settings";
-import { checkWrittenPin } from "./shopPin";
+import { checkWrittenPin, readBackFailed } from "./shopPin";
 import {
   entryGone,
   type RecordedPlace,
@@ -84,6 +84,17 @@ async function deleteIds(target: ShopTarget, ids: number[]): Promise<void> {
   } finally {
     deployment.recordDelete(target, ids);
   }
+}
+
+/**
+ * For a failed read-back of ids just written: in a pinned shop that listed nothing (so the write is not
+ * checked against the pin yet), the write is undone before the failure is reported (shopPin.ts).
+ */
+function unchecked(target: ShopTarget, ids: readonly number[]): (error: unknown) => Promise<never> {
+  return async (error) => {
+    if (target.pin === undefined || !deployment.listedEmpty(target)) throw error;
+    return readBackFailed(target, ids, (undone) => deleteIds(target, [...undone]), error);
+  };
 }
 
 /** The lane that orders one shop's writes: the shop as the service reports it, else the credentials. */
@@ -334,22 +345,18 @@ export async function create(
   const { id, current, seen } = await creates.add({ target, identity }, { hook, url });
   if (identity === undefined && deployment.listedEmpty(target)) {
     // The shop listed nothing to say which shop it is; a read of a new id does (if the service says).
-    const written = seen ? undefined : await readBacks.load(target, id);
+    const written = seen ? undefined : await readBacks.load(target, id).catch(unchecked(target, [id]));
     // Gone already: something overwrote the hook between the POST and this read, such as a declaration of
     // the same hook in the same shop under another key (whose writes are not ordered with these while the
     // shop cannot say which it is). Recording the id would report success for a subscription that is gone.
     if (!seen && (written === undefined || written.hook !== hook || written.url !== url))
       throw overwrittenAtOnce(id, hook);
-    identity = await deployment.readBackIdentity(target, async () =>
-      shopIdentityOf([written ?? (await readBacks.load(target, id)) ?? { id, hook, url }]),
-    );
-    try {
-      checkWrittenPin(target, identity);
-    } catch (error) {
-      // The shop was empty, so the write overwrote nothing: undoing it leaves the other shop as it was.
-      await deleteIds(target, [id]);
-      throw error;
-    }
+    identity = await deployment
+      .readBackIdentity(target, async () =>
+        shopIdentityOf([written ?? (await readBacks.load(target, id)) ?? { id, hook, url }]),
+      )
+      .catch(unchecked(target, [id]));
+    await checkWrittenPin(target, identity, [id], (ids) => deleteIds(target, [...ids]));
     if (identity !== undefined) {
       guardOneDeclaration(target, identity, hook);
       deployment.recordCreate(target, { id, hook, url, ...identity });
@@ -511,7 +518,7 @@ async function matchIds(
   subs: readonly NewSubscription[],
   ids: readonly number[],
 ): Promise<ItemResult<Written>[]> {
-  const live = await deployment.client(target).list(ids);
+  const live = await deployment.client(target).list(ids).catch(unchecked(target, ids));
   void deployment.readBackIdentity(target, async () => shopIdentityOf(live));
   return subs.map((sub) => {
     const found = live.find((s) => s.hook === sub.hook && s.url === sub.url);

@@ -31,7 +31,7 @@ export interface RecordedPlace {
 /** How to forget a subscription instead of deleting it. */
 const LEAVE = "or `pulumi state delete <urn>` to leave the subscription where it is and forget it";
 /** Refresh and destroy run with the provider configuration of the last `up`, also one that failed. */
-const LAST_UP = "(refresh and destroy use the configuration of the last `up`, even one that failed)";
+export const LAST_UP = "(refresh and destroy use the configuration of the last `up`, even one that failed)";
 
 /** The way back to the recorded target, and the way to move the stack off it. */
 export function wayOut(setting: string, old: string): string {

@@ -6,8 +6,8 @@ export class ShippingConfigError extends ShippingError {
   /** The setting at fault, for example `shipping:apiKey`. */
   readonly setting: string;
 
-  constructor(setting: string, message: string) {
-    super(`${setting}: ${message}`);
+  constructor(setting: string, message: string, options?: ErrorOptions) {
+    super(`${setting}: ${message}`, options);
     this.setting = setting;
   }
 }

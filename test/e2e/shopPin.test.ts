@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { RunningSimulator } from "../../simulator";
 import { outOfBand } from "../support/outOfBand";
 import { ACME_KEY, GLOBEX_KEY } from "../support/shops";
-import { engine, subscriptionResources } from "./support/engine";
+import { dist, engine, sandbox, stackIn, subscriptionResources } from "./support/engine";
 import { ORDERS, outcome, recorded, SHIPMENTS, scenario, simulator } from "./twoKeys/support";
 
 const ACME_O = "https://hooks.example.com/o";
@@ -94,6 +94,8 @@ describe("shipping:shopId pins the shop a key must reach (shop_id listed)", () =
       const up = await engine(operation(run.stack), "up with globex's key").then(String, String);
       expect(up).toContain(pinned);
       expect(up).toContain("set shipping:apiKey back to a key of shop");
+      // And the way out when it is the pin that is wrong (review 13e, finding 3).
+      expect(up).toContain(`set shipping:shopId to ${globexShop} and run \`pulumi up\``);
       expect(writes(sim)).toEqual([]);
       expect(sim.subscriptions("globex")).toEqual(globex);
       expect(sim.subscriptions("acme")).toEqual(acme);
@@ -148,7 +150,10 @@ describe("shipping:shopId pins the shop a key must reach (shop_id listed)", () =
     const preview = await engine(run.stack.preview(), "preview").then(String, String);
     expect(preview).toContain("shipping:shopId: pins shop 1, but the service at");
     expect(preview).toContain("sends no shop_id on the subscriptions of shop (default)");
-    expect(preview).toContain("Remove shipping:shopId");
+    // Removing the pin takes an `up` before refresh or destroy sees it (review 13e, finding 5).
+    expect(preview).toContain(
+      "Remove shipping:shopId and run `pulumi up` (refresh and destroy use the configuration of the last `up`",
+    );
     expect(await outcome(run.stack.up(), "up")).not.toBe("succeeded");
     expect(writes(sim)).toEqual([]);
     expect(sim.subscriptions("acme")).toEqual(acme);
@@ -172,5 +177,116 @@ describe("shipping:shopId pins the shop a key must reach (shop_id listed)", () =
     expect(sim.requests().map((r) => r.method)).toEqual(["GET"]);
     expect(await outcome(run.stack.destroy(), "destroy")).toBe("succeeded");
     expect(sim.subscriptions("acme")).toEqual([]);
+  });
+});
+
+/** Polls until the simulator has begun answering a POST, then arms `arm` (bounded in time). */
+async function whenPostArrives(sim: RunningSimulator, arm: () => void): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (sim.requests().some((r) => r.method === "POST")) return arm();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("no POST arrived within 60 s");
+}
+
+/** A fresh stack of the default shop pinned to acme whose key is globex's (review 13e, finding 2). */
+async function mispinned(sim: RunningSimulator, name: string, hooks: readonly string[]) {
+  const run = await scenario(
+    sim,
+    hooks.map((hook, i) => ({ name: `h${i}`, hook, url: `https://hooks.example.com/${i}` })),
+    name,
+  );
+  await run.stack.setConfig("shipping:apiKey", { value: GLOBEX_KEY, secret: true });
+  await run.stack.setConfig("shipping:shopId", { value: await shopIdOf(sim, ACME_KEY) });
+  return run;
+}
+
+describe("a pinned shop's write into another, empty shop is undone under faults (review 13e, finding 2)", () => {
+  it("the undoing DELETE answers 500 once: it is sent again, globex ends empty and up fails naming the pin", async () => {
+    const sim = await simulator({ shopFields: "listed" });
+    const run = await mispinned(sim, "pin-undo-500", [ORDERS]);
+    sim.addFault({ kind: "status", status: 500, method: "DELETE", count: 1 });
+    const up = await engine(run.stack.up(), "up").then(String, String);
+    expect(up).toContain("shipping:shopId: pins shop");
+    expect(up).toContain("which was deleted again");
+    expect(sim.subscriptions("globex")).toEqual([]);
+    expect(await recorded(run.stack)).toEqual([]);
+  });
+
+  it("the undoing DELETE keeps failing: up fails naming the pin and the subscription left in the other shop", async () => {
+    const sim = await simulator({ shopFields: "listed" });
+    const run = await mispinned(sim, "pin-undo-fails", [ORDERS]);
+    sim.addFault({ kind: "status", status: 500, method: "DELETE", count: 50 });
+    const up = await engine(run.stack.up(), "up").then(String, String);
+    sim.clearFaults();
+    const [left] = sim.subscriptions("globex");
+    expect(up).toContain("shipping:shopId: pins shop");
+    expect(up).toContain(`Undoing the write failed`);
+    expect(up).toContain(
+      `subscription ${left?.id} may be in the shop shipping:apiKey reaches, recorded nowhere`,
+    );
+    expect(await recorded(run.stack)).toEqual([]);
+  });
+
+  it.each([
+    ["one hook (the read-back of the new id)", [ORDERS]],
+    ["two hooks (the read-back that matches ids to hooks)", [ORDERS, SHIPMENTS]],
+  ])(
+    "%s: the read-back after the POST answers 500: the write is undone and up fails naming the pin",
+    async (_, hooks) => {
+      const sim = await simulator({ shopFields: "listed" });
+      const run = await mispinned(sim, `pin-readback-500-${hooks.length}`, hooks);
+      sim.addFault({ kind: "latency", ms: 2_000, method: "POST", count: 1 });
+      sim.clearRequests();
+      const up = engine(run.stack.up(), "up").then(String, String);
+      await whenPostArrives(sim, () =>
+        sim.addFault({ kind: "status", status: 500, method: "GET", count: 20 }),
+      );
+      const result = await up;
+      sim.clearFaults();
+      expect(result).toContain("shipping:shopId: pins shop");
+      expect(result).toContain("read it back to learn its shop, but the read failed");
+      expect(sim.subscriptions("globex")).toEqual([]);
+      expect(await recorded(run.stack)).toEqual([]);
+    },
+  );
+});
+
+describe("two shop entries with one key, pinned to different shops (review 13e, finding 1)", () => {
+  it("the mis-pinned entry's create after the other's (dependsOn) is refused, though the other entry's write told the shop", async () => {
+    const sim = await simulator({ shopFields: "listed" });
+    const acmeShop = await shopIdOf(sim, ACME_KEY);
+    const globexShop = await shopIdOf(sim, GLOBEX_KEY);
+    // "main" is pinned to acme, but its key was pasted from the globex entry; globex is empty.
+    const shops = {
+      main: { apiKey: GLOBEX_KEY, shopId: acmeShop },
+      globex: { apiKey: GLOBEX_KEY, shopId: globexShop },
+    };
+    const stack = await stackIn(
+      sandbox("pin-shared-key"),
+      async () => {
+        const g = new dist.provider.WebhookSubscription("g", {
+          hook: SHIPMENTS,
+          url: GLOBEX_S,
+          shop: "globex",
+        });
+        new dist.provider.WebhookSubscription(
+          "m",
+          { hook: ORDERS, url: ACME_O, shop: "main" },
+          { dependsOn: [g] },
+        );
+      },
+      {
+        "shipping:baseUrl": { value: sim.baseUrl },
+        "shipping:shops": { value: JSON.stringify(shops), secret: true },
+      },
+    );
+    const up = await engine(stack.up(), "up").then(String, String);
+    expect(up).toContain(`shipping:shops.main.shopId: pins shop ${acmeShop}, but the service at`);
+    expect(sim.subscriptions("globex").map((s) => [s.hook, s.url])).toEqual([[SHIPMENTS, GLOBEX_S]]);
+    expect(subscriptionResources(await stack.exportStack()).map((r) => r.urn.split("::").pop())).toEqual([
+      "g",
+    ]);
   });
 });
