@@ -112,7 +112,7 @@ const changeStep: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("config" as const), stack, entry, target }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("pin" as const), stack, entry, on: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("pin" as const), stack, entry, on: fc.boolean() }) },
   {
     weight: 2,
     arbitrary: fc.record({
