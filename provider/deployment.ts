@@ -48,6 +48,8 @@ export class Deployment {
   readonly #awaitedCreates = new Map<string, Set<string>>();
   /** The shop the service reports for each set of credentials (by `shopKey`), once learned by a read-back. */
   readonly #readBackIdentities = new Map<string, Promise<ShopIdentity | undefined>>();
+  /** The shop a read-back told for a key whose shop listed nothing (kept when the write was undone since). */
+  readonly #learntIdentities = new Map<string, ShopIdentity>();
   readonly #goneAnswers = new Map<string, Promise<GoneAnswer | undefined>>();
 
   /** The client for a shop; one keep-alive pool per set of credentials and transport settings. */
@@ -79,11 +81,16 @@ export class Deployment {
    * deployment, with every later write of the deployment applied. A failed listing is not kept. For a pinned
    * shop, fails when the service reports another shop, or none, for the shop's subscriptions (shopPin.ts).
    */
-  listing(target: ShopTarget): Promise<LiveSubscription[]> {
+  listing(target: ShopTarget, options: { readonly checkPin?: boolean } = {}): Promise<LiveSubscription[]> {
     const listing = this.#listings.get(target.shopKey) ?? this.#list(target);
-    if (target.pin === undefined) return listing;
+    if (target.pin === undefined || options.checkPin === false) return listing;
     return listing.then((subs) => {
-      checkListedPin(target, subs, this.#listedEmpty.has(target.shopKey));
+      checkListedPin(
+        target,
+        subs,
+        this.#listedEmpty.has(target.shopKey),
+        this.#learntIdentities.get(target.shopKey),
+      );
       return subs;
     });
   }
@@ -165,7 +172,12 @@ export class Deployment {
     if (identity === undefined) {
       identity = readBack();
       this.#readBackIdentities.set(target.shopKey, identity);
-      identity.catch(() => this.#readBackIdentities.delete(target.shopKey));
+      identity.then(
+        (learnt) => {
+          if (learnt !== undefined) this.#learntIdentities.set(target.shopKey, learnt);
+        },
+        () => this.#readBackIdentities.delete(target.shopKey),
+      );
     }
     return identity;
   }

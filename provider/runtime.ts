@@ -496,7 +496,9 @@ async function postAll(target: ShopTarget, subs: readonly NewSubscription[]): Pr
     const refusal = error instanceof ShippingRequestError && error.status < 500 && error.status !== 429;
     if (refusal && (subs.length === 1 || !ITEM_REFUSALS.has(error.status)))
       return subs.map(() => ({ error }));
-    const applied = refusal ? [] : await deployment.listing(target).catch(() => []);
+    // Not the pin's check here: an applied write into a pinned shop that listed nothing is found, then read
+    // back and checked (and undone) by its create, like an answered one.
+    const applied = refusal ? [] : await deployment.listing(target, { checkPin: false }).catch(() => []);
     return Promise.all(
       subs.map(async (sub): Promise<ItemResult<Written>> => {
         const found = applied.find((s) => s.hook === sub.hook && s.url === sub.url);

@@ -25,9 +25,11 @@ export function checkListedPin(
   target: ShopTarget,
   listing: readonly LiveSubscription[],
   listedEmpty: boolean,
+  learnt: ShopIdentity | undefined,
 ): void {
   if (target.pin === undefined) return;
-  const identity = shopIdentityOf(listing);
+  // `learnt`: the shop an earlier read-back of the deployment told for this key (its write may be undone since).
+  const identity = shopIdentityOf(listing) ?? learnt;
   if (identity === undefined && (listing.length === 0 || listedEmpty)) return;
   checkPin(target, identity, "Nothing was written");
 }
@@ -57,6 +59,8 @@ const WRITTEN_AND_UNDONE =
 
 /** Attempts at the DELETE that undoes an unchecked write (a DELETE of an id is safe to repeat). */
 export const UNDO_ATTEMPTS = 3;
+/** Wait before the second undo attempt, in ms; the third waits twice as long. */
+export const UNDO_RETRY_DELAY_MS = 500;
 
 /**
  * Deletes what this deployment wrote into a pinned shop that listed nothing, when the write cannot be checked
@@ -71,6 +75,7 @@ export async function undoWrite(
 ): Promise<void> {
   let failure: unknown;
   for (let attempt = 0; attempt < UNDO_ATTEMPTS; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, UNDO_RETRY_DELAY_MS * attempt));
     try {
       await undo(ids);
       return;
@@ -100,7 +105,7 @@ export async function readBackFailed(
   const pin = target.pin;
   const error = new ShippingConfigError(
     pin?.setting ?? "shipping:shopId",
-    `pins shop ${pin?.shopId}, and shop ${target.label} at ${target.api} listed no subscription, so this step wrote subscription ${ids.join(", ")} and read it back to learn its shop, but the read failed (${cause instanceof Error ? cause.message : String(cause)}). The write was deleted again; run \`pulumi up\` again`,
+    `pins shop ${pin?.shopId}, and shop ${target.label} at ${target.api} listed no subscription, so this step wrote ${ids.length === 1 ? `subscription ${ids[0]}` : `subscriptions ${ids.join(", ")}`} and read ${ids.length === 1 ? "it" : "them"} back to learn the shop, but the read failed (${cause instanceof Error ? cause.message : String(cause)}). The write was deleted again, as it could not be checked against the pin; run \`pulumi up\` again`,
     { cause },
   );
   await undoWrite(target, ids, undo, error);
