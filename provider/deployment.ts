@@ -183,12 +183,6 @@ export class Deployment {
   }
 
   /**
-   * Records a hook declared by a resource being checked. Returns the earlier declaration when a resource of
-   * this deployment declared the same hook with the same API and key under another shop name. (The engine
-   * may check one resource twice, for example again for the create of a replacement; two resources under one
-   * shop name are refused by the program itself.)
-   */
-  /**
    * The service's answer to whether a recorded id the shop does not list is gone: asked once per deployment
    * (a replacement's create and the old resource's delete both need it; ids are never reused). A failed
    * question is not kept.
@@ -208,6 +202,12 @@ export class Deployment {
     return answer;
   }
 
+  /**
+   * Records a hook declared by a resource being checked. Returns the earlier declaration when a resource of
+   * this deployment declared the same hook with the same API and key under another shop name. (The engine
+   * may check one resource twice, for example again for the create of a replacement; two resources under one
+   * shop name are refused by the program itself.)
+   */
   declare(target: ShopTarget, hook: string): Declaration | undefined {
     const key = `${target.shopKey}\u0000${hook}`;
     const earlier = this.#declared.get(key);

@@ -290,26 +290,29 @@ export async function diff(
   const recorded = recordedOf(id, olds);
   const target = targetOf(news.shop);
   const kept = !decision.changes && deployment.wasChecked(target, recorded.hook, recorded.url);
-  if (recorded.api === undefined) {
-    // State written by 0.1 records no API or shop: a replacement's create asks about the id all the same.
-    if (decision.replaces.length > 0) deployment.noteReplaced(target, recorded);
-    return keep(decision, kept, target, recorded);
-  }
-  if (target.api !== recorded.api) throw targetChanged(recorded, target, undefined);
-  if (recorded.shopId !== undefined) {
-    const listing = await deployment.listing(target);
-    const identity = shopIdentityOf(listing);
-    if (identity !== undefined && !isSameShop(identity, recorded))
-      throw targetChanged(recorded, target, identity);
-    // The shop lists nothing, so it cannot say which shop its key reaches: the recorded subscription was
-    // deleted in the back office, or the key now reaches another, empty shop. Acting either way could report
-    // success with the hook unsubscribed or orphan the old subscription: refuse before any write, saying how
-    // to go on in each case.
-    if (listing.length === 0) throw shopCannotSay(recorded, target);
-  }
+  // State written by 0.1 records no API or shop: nothing to compare (the replacement's create still asks).
+  if (recorded.api !== undefined) await refuseTargetChange(recorded, target);
   // A replacement's create asks first whether the recorded id is this shop's (see settleReplaced).
   if (decision.replaces.length > 0) deployment.noteReplaced(target, recorded);
   return keep(decision, kept, target, recorded);
+}
+
+/**
+ * Refuses, before any write, a resource whose shop now resolves to another API or (as the service reports it)
+ * another shop than the one that issued its recorded subscription.
+ */
+async function refuseTargetChange(recorded: Recorded, target: ShopTarget): Promise<void> {
+  if (target.api !== recorded.api) throw targetChanged(recorded, target, undefined);
+  if (recorded.shopId === undefined) return;
+  const listing = await deployment.listing(target);
+  const identity = shopIdentityOf(listing);
+  if (identity !== undefined && !isSameShop(identity, recorded))
+    throw targetChanged(recorded, target, identity);
+  // The shop lists nothing, so it cannot say which shop its key reaches: the recorded subscription was
+  // deleted in the back office, or the key now reaches another, empty shop. Acting either way could report
+  // success with the hook unsubscribed or orphan the old subscription: refuse before any write, saying how
+  // to go on in each case.
+  if (listing.length === 0) throw shopCannotSay(recorded, target);
 }
 
 /**
