@@ -50,6 +50,13 @@ function ours(data: BenchData): DeploymentSample[] {
   return data.deployments.filter((d) => d.contender === "ours");
 }
 
+function floor(data: BenchData): DeploymentSample[] {
+  return data.deployments.filter((d) => d.contender === "floor");
+}
+
+/** The measure of goal 2's engine-floor row. */
+const FLOOR_DEFAULT_MEASURE = `engine floor (a dynamic provider that calls nothing), S = ${GOALS.defaultAtShops}, default`;
+
 function sizesOf(samples: readonly DeploymentSample[]): number[] {
   return [...new Set(samples.map((s) => s.shops))].sort((a, b) => a - b);
 }
@@ -71,6 +78,17 @@ function bytesRows(data: BenchData): GoalRow[] {
       measure: `stack file per resource, S = ${count(shops)}`,
       value: bytes(perResource(sample.stateBytes, sample.resources)),
       target: "as small as the provider allows",
+      verdict: "info",
+    });
+  }
+  for (const shops of sizesOf(floor(data))) {
+    const sample = floor(data).find((d) => d.shops === shops);
+    if (sample === undefined) continue;
+    rows.push({
+      goal: "1 bytes",
+      measure: `stack file per resource, engine floor, S = ${count(shops)}`,
+      value: bytes(perResource(sample.stateBytes, sample.resources)),
+      target: "(what the engine stores for these inputs)",
       verdict: "info",
     });
   }
@@ -99,6 +117,32 @@ function defaultSettingsRows(data: BenchData): GoalRow[] {
       verdict: verdict(ms <= GOALS.defaultOperationMs),
     };
   });
+}
+
+/** Goal 2's engine floor: `up` / `destroy` of a provider that calls nothing, next to ours (explains, not judged). */
+function floorDefaultRow(data: BenchData): GoalRow {
+  const theirs = findDeployment(data, "floor", "default", GOALS.defaultAtShops);
+  const target = `(the engine's share of <= ${seconds(GOALS.defaultOperationMs)})`;
+  if (theirs === undefined) {
+    return notMeasured(
+      "2 default settings",
+      FLOOR_DEFAULT_MEASURE,
+      target,
+      "needs BENCH_FLOOR_SHOPS with 300, BENCH_SETTINGS with default",
+    );
+  }
+  const mine = findDeployment(data, "ours", "default", GOALS.defaultAtShops);
+  const floorTimes = `up ${seconds(theirs.upMs)} / destroy ${seconds(theirs.destroyMs)}`;
+  return {
+    goal: "2 default settings",
+    measure: FLOOR_DEFAULT_MEASURE,
+    value:
+      mine === undefined
+        ? `${floorTimes} (ours not run)`
+        : `${floorTimes} (ours ${seconds(mine.upMs)} / ${seconds(mine.destroyMs)})`,
+    target,
+    verdict: "info",
+  };
 }
 
 /**
@@ -254,6 +298,24 @@ function naiveRows(data: BenchData): GoalRow[] {
   return rows;
 }
 
+/** Goal 5's reach: the engine floor's state as a share of naive's (can any dynamic provider be a tenth?). */
+function floorStateRows(data: BenchData): GoalRow[] {
+  const rows: GoalRow[] = [];
+  for (const theirs of data.deployments.filter((d) => d.contender === "naive")) {
+    const base = findDeployment(data, "floor", theirs.setting, theirs.shops);
+    if (base === undefined) continue;
+    const share = base.stateBytes / theirs.stateBytes;
+    rows.push({
+      goal: "5 vs naive",
+      measure: `engine floor's state vs naive's, S = ${count(theirs.shops)}, ${settingLabel(theirs.setting)}`,
+      value: `${bytes(base.stateBytes)} vs ${bytes(theirs.stateBytes)} (${(100 * share).toFixed(0)}%)`,
+      target: `(ours must be <= ${100 * GOALS.naiveStateFraction}%)`,
+      verdict: "info",
+    });
+  }
+  return rows;
+}
+
 function fleetRows(data: BenchData): GoalRow[] {
   const f = data.fleet;
   const measure = "1,000 shops as 10 stacks of 100 vs one stack of 1,000";
@@ -285,9 +347,11 @@ export function goalRows(
   return [
     ...bytesRows(data),
     ...defaultSettingsRows(data),
+    floorDefaultRow(data),
     ...linearRows(data, options.settings, options.safeSetting, options.fitMinShops),
     ...callRows(data, options.settings),
     ...naiveRows(data),
+    ...floorStateRows(data),
     ...fleetRows(data),
   ];
 }

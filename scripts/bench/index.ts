@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: every goal of issue 15 as a row with its measured value and verdict. Measures `up` and
- * `destroy` of S shops x 3 hooks with our provider and with a naive one (scripts/bench/naive) under the default
- * engine settings and PULUMI_SKIP_CHECKPOINTS=true, the plain script as the lower bound, and optionally the
- * fleet of goal 6. Knobs: see {@link parseOptions} (BENCH_SHOPS, BENCH_RUNS, BENCH_NAIVE_SHOPS, BENCH_SETTINGS,
+ * `destroy` of S shops x 3 hooks with our provider, a naive one (scripts/bench/naive) and the engine floor (a
+ * dynamic provider that calls nothing, scripts/bench/floor) under the default engine settings and
+ * PULUMI_SKIP_CHECKPOINTS=true, the plain script as the lower bound, and optionally the fleet of goal 6.
+ * Knobs: see {@link parseOptions} (BENCH_SHOPS, BENCH_RUNS, BENCH_NAIVE_SHOPS, BENCH_FLOOR_SHOPS, BENCH_SETTINGS,
  * BENCH_SAFE_SETTING, BENCH_OTHER_SETTING_MAX_SHOPS, BENCH_FIT_MIN_SHOPS, BENCH_FLEET, BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS,
  * BENCH_FLEET_CONCURRENCY, BENCH_DETAILS). Writes
  * bench/results/bench.md, bench.json and time-per-resource.svg.
@@ -29,7 +30,9 @@ async function main(): Promise<void> {
 
   const deployments: DeploymentSample[] = [];
   const plain: PlainSample[] = [];
-  const allSizes = [...new Set([...options.shops, ...options.naiveShops])].sort((a, b) => a - b);
+  const allSizes = [...new Set([...options.shops, ...options.naiveShops, ...options.floorShops])].sort(
+    (a, b) => a - b,
+  );
   for (const shops of allSizes) {
     for (const setting of options.settings) {
       if (setting !== options.safeSetting && shops > options.otherSettingMaxShops) continue;
@@ -38,6 +41,8 @@ async function main(): Promise<void> {
       if (options.naiveShops.includes(shops)) {
         deployments.push(await measureDeployment("naive", setting, shops, options.runs));
       }
+      if (options.floorShops.includes(shops))
+        deployments.push(await measureDeployment("floor", setting, shops, options.runs));
     }
     plain.push(await measurePlain(shops, options.runs));
   }

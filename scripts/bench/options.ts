@@ -22,6 +22,8 @@ export interface BenchOptions {
   readonly runs: number;
   /** Fleet sizes of the naive provider. */
   readonly naiveShops: readonly number[];
+  /** Fleet sizes of the engine floor (a dynamic provider that calls nothing, scripts/bench/floor). */
+  readonly floorShops: readonly number[];
   /** The engine settings measured. */
   readonly settings: readonly EngineSetting[];
   /** The setting a SIGKILL-mid-`up` test showed safe: the linear-scaling goal is judged on it. */
@@ -49,6 +51,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   shops: [10, 100, 300, 1000],
   runs: 1,
   naiveShops: [10, 100, 300],
+  floorShops: [10, 100, 300],
   settings: ENGINE_SETTINGS,
   // test/reliability/skipCheckpoints.test.ts: SIGKILL mid-`up` under skip-checkpoints leaves no duplicate, no
   // orphan, and state equal to live after the next `up`.
@@ -71,6 +74,16 @@ function sizes(name: string, value: string | undefined, fallback: readonly numbe
   return [...new Set(parsed)].sort((a, b) => a - b);
 }
 
+/** Sizes from `value`, or none for `0` / `none` (a contender switched off). */
+function optionalSizes(
+  name: string,
+  value: string | undefined,
+  fallback: readonly number[],
+): readonly number[] {
+  const trimmed = value?.trim();
+  return trimmed === "0" || trimmed === "none" ? [] : sizes(name, trimmed, fallback);
+}
+
 function setting(name: string, value: string): EngineSetting {
   const found = ENGINE_SETTINGS.find((s) => s === value.trim());
   if (found === undefined)
@@ -86,13 +99,13 @@ function positive(name: string, value: string | undefined, fallback: number): nu
 }
 
 /**
- * Reads BENCH_SHOPS, BENCH_RUNS, BENCH_NAIVE_SHOPS (`0` or `none`: no naive runs), BENCH_SETTINGS
+ * Reads BENCH_SHOPS, BENCH_RUNS, BENCH_NAIVE_SHOPS and BENCH_FLOOR_SHOPS (`0` or `none`: no naive / engine
+ * floor runs), BENCH_SETTINGS
  * (`default,skip`), BENCH_SAFE_SETTING, BENCH_OTHER_SETTING_MAX_SHOPS, BENCH_FIT_MIN_SHOPS, BENCH_FLEET=1,
  * BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS, BENCH_FLEET_CONCURRENCY and BENCH_DETAILS=0.
  * Throws a message naming the variable for a value it cannot use.
  */
 export function parseOptions(env: Readonly<Record<string, string | undefined>>): BenchOptions {
-  const naive = env.BENCH_NAIVE_SHOPS?.trim();
   const settings =
     env.BENCH_SETTINGS === undefined || env.BENCH_SETTINGS.trim() === ""
       ? DEFAULT_OPTIONS.settings
@@ -100,8 +113,8 @@ export function parseOptions(env: Readonly<Record<string, string | undefined>>):
   return {
     shops: sizes("BENCH_SHOPS", env.BENCH_SHOPS, DEFAULT_OPTIONS.shops),
     runs: positive("BENCH_RUNS", env.BENCH_RUNS, DEFAULT_OPTIONS.runs),
-    naiveShops:
-      naive === "0" || naive === "none" ? [] : sizes("BENCH_NAIVE_SHOPS", naive, DEFAULT_OPTIONS.naiveShops),
+    naiveShops: optionalSizes("BENCH_NAIVE_SHOPS", env.BENCH_NAIVE_SHOPS, DEFAULT_OPTIONS.naiveShops),
+    floorShops: optionalSizes("BENCH_FLOOR_SHOPS", env.BENCH_FLOOR_SHOPS, DEFAULT_OPTIONS.floorShops),
     settings,
     safeSetting:
       env.BENCH_SAFE_SETTING === undefined || env.BENCH_SAFE_SETTING.trim() === ""

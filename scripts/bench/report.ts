@@ -1,7 +1,7 @@
 import { bytes, count, millis, seconds } from "./format";
 import type { GoalRow } from "./goals";
 import { type BenchOptions, settingLabel } from "./options";
-import { type BenchData, perResource } from "./samples";
+import { type BenchData, contenderLabel, perResource } from "./samples";
 import { markdownTable } from "./table";
 
 /** The goal rows as a markdown table. */
@@ -21,7 +21,7 @@ export function goalTable(rows: readonly GoalRow[]): string {
 /** Every measured fleet: times, time per resource, API calls and bytes; the plain script last. */
 export function scalingTable(data: BenchData): string {
   const rows = data.deployments.map((d) => [
-    d.contender,
+    contenderLabel(d.contender),
     settingLabel(d.setting),
     count(d.shops),
     count(d.resources),
@@ -71,7 +71,7 @@ export function scalingTable(data: BenchData): string {
 export function benchHeader(options: BenchOptions, latencyMs: number, parallel: number): string {
   return [
     `Benchmark ${new Date().toISOString()}: ${options.runs} run(s) per size (medians), S = ${options.shops.join(", ")}`,
-    `(naive: ${options.naiveShops.join(", ") || "none"}), settings ${options.settings.join(", ")},`,
+    `(naive: ${options.naiveShops.join(", ") || "none"}; engine floor: ${options.floorShops.join(", ") || "none"}), settings ${options.settings.join(", ")},`,
     `safe setting ${options.safeSetting}, ${latencyMs} ms added latency, --parallel ${parallel}.`,
   ].join(" ");
 }
@@ -86,4 +86,6 @@ export const GOAL_NOTES = [
   "  when two sizes qualify); 1 is linear. Small fleets are dominated by the CLI's fixed start-up.",
   "- Naive provider: scripts/bench/naive/ (fetch, one call per operation, key in the closure). Plain script:",
   "  scripts/bench/plainClient.ts, the fewest calls the API allows (per shop 1 listing + 1 POST; 1 GET + 1 DELETE).",
+  "- Engine floor: scripts/bench/floor/, a dynamic provider that calls nothing and stores only the inputs ours",
+  "  declares (shop, hook, url); its time and bytes are the engine's own, the part of a miss no provider can remove.",
 ].join("\n");

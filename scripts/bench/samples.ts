@@ -1,7 +1,15 @@
 import type { EngineSetting } from "./options";
 
-/** Whose provider a deployment used: this project's, or the one a user would write in an afternoon. */
-export type Contender = "ours" | "naive";
+/**
+ * Whose provider a deployment used: this project's, the one a user would write in an afternoon, or the
+ * engine's floor (a dynamic provider that calls nothing, scripts/bench/floor).
+ */
+export type Contender = "ours" | "naive" | "floor";
+
+/** How the tables and the chart name `contender`. */
+export function contenderLabel(contender: Contender): string {
+  return contender === "floor" ? "engine floor" : contender;
+}
 
 /** Medians of `up` then `destroy` of S shops x 3 hooks through the Pulumi engine. */
 export interface DeploymentSample {
