@@ -191,4 +191,76 @@ describe("goal rows", () => {
       verdict: "info",
     });
   });
+
+  it("prints the engine floor next to ours at S = 300 under default settings, as information", () => {
+    const all = rows({
+      deployments: [
+        sample("ours", "default", 300, { upMs: 48_000, destroyMs: 39_900 }),
+        sample("floor", "default", 300, { upMs: 35_800, destroyMs: 31_900 }),
+      ],
+      plain: [],
+    });
+    expect(
+      row(all, "2", "engine floor (a dynamic provider that calls nothing), S = 300, default"),
+    ).toMatchObject({
+      value: "up 35.8 s / destroy 31.9 s (ours 48.0 s / 39.9 s)",
+      verdict: "info",
+    });
+    // The floor explains; it never judges: ours still misses on its own numbers.
+    expect(row(all, "2", "`up` at S = 300").verdict).toBe("MISSED");
+    const floorOnly = rows({ deployments: [sample("floor", "default", 300, { upMs: 1 })], plain: [] });
+    expect(row(floorOnly, "2", "engine floor").value).toContain("(ours not run)");
+  });
+
+  it("says the engine floor of goal 2 was not measured without a default-settings run at S = 300", () => {
+    for (const deployments of [[], [sample("floor", "skip", 300)], [sample("floor", "default", 100)]]) {
+      expect(row(rows({ deployments, plain: [] }), "2", "engine floor")).toMatchObject({
+        value: "(needs BENCH_FLOOR_SHOPS with 300, BENCH_SETTINGS with default)",
+        verdict: "not measured",
+      });
+    }
+  });
+
+  it("prints the engine floor's state as a share of naive's per naive size and setting, only where both ran", () => {
+    const all = rows({
+      deployments: [
+        sample("naive", "default", 10, { stateBytes: 8595 * 30 }),
+        sample("floor", "default", 10, { stateBytes: 1245 * 30 }),
+        sample("naive", "skip", 10),
+        sample("naive", "default", 100),
+        sample("floor", "skip", 100),
+      ],
+      plain: [],
+    });
+    expect(row(all, "5", "engine floor's state vs naive's, S = 10, default")).toMatchObject({
+      value: "37,350 B vs 257,850 B (14%)",
+      verdict: "info",
+    });
+    const floorRows = all.filter((r) => r.measure.startsWith("engine floor's state"));
+    expect(floorRows).toHaveLength(1);
+  });
+
+  it("prints the engine floor's stack file per resource for every size it ran, and nothing without it", () => {
+    const all = rows({
+      deployments: [
+        sample("floor", "default", 10, { stateBytes: 1300 * 30 }),
+        sample("floor", "skip", 10, { stateBytes: 1300 * 30 }),
+        sample("floor", "default", 300, { stateBytes: 1245 * 900 }),
+      ],
+      plain: [],
+    });
+    expect(row(all, "1", "stack file per resource, engine floor, S = 10")).toMatchObject({
+      value: "1,300 B",
+      verdict: "info",
+    });
+    expect(row(all, "1", "stack file per resource, engine floor, S = 300").value).toBe("1,245 B");
+    expect(all.filter((r) => r.measure.includes("engine floor, S ="))).toHaveLength(2);
+    const without = rows({
+      deployments: [sample("ours", "default", 10), sample("naive", "default", 10)],
+      plain: [],
+    });
+    expect(without.filter((r) => r.measure.includes("engine floor") && r.verdict !== "not measured")).toEqual(
+      [],
+    );
+  });
 });

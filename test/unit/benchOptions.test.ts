@@ -7,6 +7,7 @@ describe("parseOptions", () => {
     expect(parseOptions({})).toEqual(DEFAULT_OPTIONS);
     expect(DEFAULT_OPTIONS.shops).toEqual([10, 100, 300, 1000]);
     expect(DEFAULT_OPTIONS.naiveShops).toEqual([10, 100, 300]);
+    expect(DEFAULT_OPTIONS.floorShops).toEqual([10, 100, 300]);
     expect(DEFAULT_OPTIONS.settings).toEqual(["default", "skip"]);
     // Skip-checkpoints is the safe setting: test/reliability/skipCheckpoints.test.ts kills `up` mid-way.
     expect(DEFAULT_OPTIONS.safeSetting).toBe("skip");
@@ -37,7 +38,19 @@ describe("parseOptions", () => {
     });
   });
 
+  it("reads the engine floor's sizes like the naive ones, and switches it off with 0 or none", () => {
+    expect(parseOptions({ BENCH_FLOOR_SHOPS: "300, 10,300" }).floorShops).toEqual([10, 300]);
+    expect(parseOptions({ BENCH_FLOOR_SHOPS: " " }).floorShops).toEqual(DEFAULT_OPTIONS.floorShops);
+    expect(parseOptions({ BENCH_FLOOR_SHOPS: "0" }).floorShops).toEqual([]);
+    expect(parseOptions({ BENCH_FLOOR_SHOPS: " none " }).floorShops).toEqual([]);
+    // Switching the floor off leaves the naive provider's sizes alone, and the other way round.
+    expect(parseOptions({ BENCH_FLOOR_SHOPS: "none" }).naiveShops).toEqual(DEFAULT_OPTIONS.naiveShops);
+    expect(parseOptions({ BENCH_NAIVE_SHOPS: "none" }).floorShops).toEqual(DEFAULT_OPTIONS.floorShops);
+  });
+
   it("refuses a value it cannot use, naming the variable", () => {
+    expect(() => parseOptions({ BENCH_FLOOR_SHOPS: "10,x" })).toThrow(/BENCH_FLOOR_SHOPS="10,x"/);
+    expect(() => parseOptions({ BENCH_FLOOR_SHOPS: "-1" })).toThrow(/BENCH_FLOOR_SHOPS/);
     expect(() => parseOptions({ BENCH_SHOPS: "10,abc" })).toThrow(/BENCH_SHOPS="10,abc"/);
     expect(() => parseOptions({ BENCH_SHOPS: "0" })).toThrow(/BENCH_SHOPS/);
     expect(() => parseOptions({ BENCH_RUNS: "1.5" })).toThrow(/BENCH_RUNS/);

@@ -1,6 +1,9 @@
-/** The hand-written SVG chart of time per resource that `npm run bench` writes. */
+/** The hand-written SVG chart of time per resource that `npm run bench` writes, its series and the scaling table. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { timePerResourceChart } from "../../scripts/bench/chart";
+import { scalingTable } from "../../scripts/bench/report";
+import type { DeploymentSample } from "../../scripts/bench/samples";
 import {
   CHART_LAYOUT,
   escapeXml,
@@ -128,5 +131,50 @@ describe("axes", () => {
       }),
       { seed: SEED, numRuns: 500 },
     );
+  });
+});
+
+describe("the bench's chart and scaling table", () => {
+  const floorSample = (setting: "default" | "skip", shops: number, upMs: number): DeploymentSample => ({
+    contender: "floor",
+    setting,
+    shops,
+    resources: 3 * shops,
+    upMs,
+    destroyMs: upMs,
+    upCalls: 0,
+    destroyCalls: 0,
+    providerBytes: 98,
+    stateBytes: 1245 * 3 * shops,
+  });
+
+  it("draws the engine floor as a grey series per setting, dashed for skip checkpoints", () => {
+    const chart = timePerResourceChart({
+      deployments: [
+        floorSample("default", 10, 3000),
+        floorSample("default", 100, 12_000),
+        floorSample("skip", 10, 2400),
+      ],
+      plain: [],
+    });
+    const byName = new Map(chart.series.map((s) => [s.name, s]));
+    expect(byName.get("engine floor, default")).toMatchObject({
+      points: [
+        { x: 10, y: 100 },
+        { x: 100, y: 40 },
+      ],
+    });
+    expect(byName.get("engine floor, default")?.dash).toBeUndefined();
+    expect(byName.get("engine floor, skip checkpoints")?.dash).toBeDefined();
+    expect(byName.get("engine floor, skip checkpoints")?.color).toBe(
+      byName.get("engine floor, default")?.color,
+    );
+    expect(lineChartSvg(chart)).toContain(">engine floor, default</text>");
+  });
+
+  it("lists the engine floor's fleets in the scaling table under the label engine floor", () => {
+    const table = scalingTable({ deployments: [floorSample("default", 10, 3000)], plain: [] });
+    expect(table).toMatch(/\| engine floor \| default \| 10 \| 30 \|/);
+    expect(table).toContain("1,245 B");
   });
 });
