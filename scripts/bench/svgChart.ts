@@ -18,10 +18,10 @@ export interface ChartSpec {
 
 /** Canvas layout in px. */
 export const CHART_LAYOUT = {
-  width: 760,
+  width: 800,
   height: 440,
   left: 70,
-  right: 230,
+  right: 270,
   top: 46,
   bottom: 60,
 } as const;
