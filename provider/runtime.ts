@@ -418,8 +418,11 @@ export const CREATE_IDLE_MS = 100;
  */
 const creates = new Batcher<CreateGroup, NewSubscription, Created>(
   ({ target }) => target.shopKey,
-  ({ target, identity }, requests) =>
-    deployment.exclusive(writeLane(target, identity), () => createAll(target, identity, requests)),
+  ({ target, identity }, requests) => {
+    // Sent: these creates came, so a sibling that arrives while the batch is in flight waits for none of them.
+    for (const { hook } of requests) deployment.settleCreate(target, hook);
+    return deployment.exclusive(writeLane(target, identity), () => createAll(target, identity, requests));
+  },
   {
     windowMs: ({ target }) => (deployment.awaitedCreates(target).size > 1 ? CREATE_WAIT_MS : BATCH_WINDOW_MS),
     idleMs: CREATE_IDLE_MS,
@@ -473,7 +476,6 @@ async function createAll(
   });
   results.forEach((result, i) => {
     const request = requests[i] as NewSubscription;
-    deployment.settleCreate(target, request.hook);
     if ("value" in result) deployment.recordCreate(target, { id: result.value.id, ...request, ...identity });
   });
   return results;
