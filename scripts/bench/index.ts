@@ -3,7 +3,7 @@
  * `destroy` of S shops x 3 hooks with our provider, a naive one (scripts/bench/naive) and the engine floor (a
  * dynamic provider that calls nothing, scripts/bench/floor) under the default engine settings and
  * PULUMI_SKIP_CHECKPOINTS=true, the plain script as the lower bound, and optionally the fleet of goal 6.
- * Knobs: see {@link parseOptions} (BENCH_SHOPS, BENCH_RUNS, BENCH_NAIVE_SHOPS, BENCH_FLOOR_SHOPS, BENCH_SETTINGS,
+ * Knobs: see {@link parseOptions} (BENCH_SHOPS, BENCH_RUNS, BENCH_SMALL_RUNS, BENCH_NAIVE_SHOPS, BENCH_FLOOR_SHOPS, BENCH_SETTINGS,
  * BENCH_SAFE_SETTING, BENCH_OTHER_SETTING_MAX_SHOPS, BENCH_FIT_MIN_SHOPS, BENCH_FLEET, BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS,
  * BENCH_FLEET_CONCURRENCY, BENCH_DETAILS). Writes
  * bench/results/bench.md, bench.json and time-per-resource.svg.
@@ -14,7 +14,7 @@ import { timePerResourceChart } from "./chart";
 import { measureDetails } from "./details";
 import { measureFleetGoal } from "./fleetGoal";
 import { goalRows } from "./goals";
-import { parseOptions } from "./options";
+import { parseOptions, runsAt } from "./options";
 import { benchHeader, GOAL_NOTES, goalTable, scalingTable } from "./report";
 import type { DeploymentSample, PlainSample } from "./samples";
 import { ADDED_LATENCY_MS, measureDeployment, measurePlain, PARALLEL } from "./scaling";
@@ -37,14 +37,14 @@ async function main(): Promise<void> {
     for (const setting of options.settings) {
       if (setting !== options.safeSetting && shops > options.otherSettingMaxShops) continue;
       if (options.shops.includes(shops))
-        deployments.push(await measureDeployment("ours", setting, shops, options.runs));
+        deployments.push(await measureDeployment("ours", setting, shops, runsAt(options, shops)));
       if (options.naiveShops.includes(shops)) {
-        deployments.push(await measureDeployment("naive", setting, shops, options.runs));
+        deployments.push(await measureDeployment("naive", setting, shops, runsAt(options, shops)));
       }
       if (options.floorShops.includes(shops))
-        deployments.push(await measureDeployment("floor", setting, shops, options.runs));
+        deployments.push(await measureDeployment("floor", setting, shops, runsAt(options, shops)));
     }
-    plain.push(await measurePlain(shops, options.runs));
+    plain.push(await measurePlain(shops, runsAt(options, shops)));
   }
   const fleet = options.fleet
     ? await measureFleetGoal({

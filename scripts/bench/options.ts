@@ -20,6 +20,11 @@ export interface BenchOptions {
   readonly shops: readonly number[];
   /** Runs per size; every figure is the median. */
   readonly runs: number;
+  /**
+   * Runs per size at S <= {@link SMALL_FLEET_MAX_SHOPS} (at least `runs`): small fleets take seconds, and one run
+   * there flips a verdict with noise (review 15b: three quiet pairs at S = 10 reversed a one-run verdict).
+   */
+  readonly smallRuns: number;
   /** Fleet sizes of the naive provider. */
   readonly naiveShops: readonly number[];
   /** Fleet sizes of the engine floor (a dynamic provider that calls nothing, scripts/bench/floor). */
@@ -46,10 +51,19 @@ export interface BenchOptions {
   readonly details: boolean;
 }
 
+/** Largest S measured with {@link BenchOptions.smallRuns} runs. */
+export const SMALL_FLEET_MAX_SHOPS = 100;
+
+/** The runs at `shops`: the median of several for small fleets, `runs` for large ones. */
+export function runsAt(options: Pick<BenchOptions, "runs" | "smallRuns">, shops: number): number {
+  return shops <= SMALL_FLEET_MAX_SHOPS ? Math.max(options.runs, options.smallRuns) : options.runs;
+}
+
 /** Defaults: the sizes the issue's goals name. */
 export const DEFAULT_OPTIONS: BenchOptions = {
   shops: [10, 100, 300, 1000],
   runs: 1,
+  smallRuns: 3,
   naiveShops: [10, 100, 300],
   floorShops: [10, 100, 300],
   settings: ENGINE_SETTINGS,
@@ -99,7 +113,7 @@ function positive(name: string, value: string | undefined, fallback: number): nu
 }
 
 /**
- * Reads BENCH_SHOPS, BENCH_RUNS, BENCH_NAIVE_SHOPS and BENCH_FLOOR_SHOPS (`0` or `none`: no naive / engine
+ * Reads BENCH_SHOPS, BENCH_RUNS, BENCH_SMALL_RUNS, BENCH_NAIVE_SHOPS and BENCH_FLOOR_SHOPS (`0` or `none`: no naive / engine
  * floor runs), BENCH_SETTINGS
  * (`default,skip`), BENCH_SAFE_SETTING, BENCH_OTHER_SETTING_MAX_SHOPS, BENCH_FIT_MIN_SHOPS, BENCH_FLEET=1,
  * BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS, BENCH_FLEET_CONCURRENCY and BENCH_DETAILS=0.
@@ -113,6 +127,7 @@ export function parseOptions(env: Readonly<Record<string, string | undefined>>):
   return {
     shops: sizes("BENCH_SHOPS", env.BENCH_SHOPS, DEFAULT_OPTIONS.shops),
     runs: positive("BENCH_RUNS", env.BENCH_RUNS, DEFAULT_OPTIONS.runs),
+    smallRuns: positive("BENCH_SMALL_RUNS", env.BENCH_SMALL_RUNS, DEFAULT_OPTIONS.smallRuns),
     naiveShops: optionalSizes("BENCH_NAIVE_SHOPS", env.BENCH_NAIVE_SHOPS, DEFAULT_OPTIONS.naiveShops),
     floorShops: optionalSizes("BENCH_FLOOR_SHOPS", env.BENCH_FLOOR_SHOPS, DEFAULT_OPTIONS.floorShops),
     settings,

@@ -1,6 +1,6 @@
 /** The environment knobs of `npm run bench`. */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_OPTIONS, parseOptions, settingEnv } from "../../scripts/bench/options";
+import { DEFAULT_OPTIONS, parseOptions, runsAt, settingEnv } from "../../scripts/bench/options";
 
 describe("parseOptions", () => {
   it("defaults to the sizes and settings the goals of issue 15 name", () => {
@@ -36,6 +36,18 @@ describe("parseOptions", () => {
       fleetStacks: 4,
       details: false,
     });
+  });
+
+  it("takes the median of several runs at small sizes, where one run flips a verdict with noise", () => {
+    const defaults = parseOptions({});
+    expect(runsAt(defaults, 10)).toBe(3);
+    expect(runsAt(defaults, 100)).toBe(3);
+    expect(runsAt(defaults, 300)).toBe(1);
+    const options = parseOptions({ BENCH_RUNS: "5", BENCH_SMALL_RUNS: "2" });
+    expect(runsAt(options, 10)).toBe(5);
+    expect(runsAt(options, 1000)).toBe(5);
+    expect(runsAt(parseOptions({ BENCH_SMALL_RUNS: "1" }), 10)).toBe(1);
+    expect(() => parseOptions({ BENCH_SMALL_RUNS: "0" })).toThrow(/BENCH_SMALL_RUNS/);
   });
 
   it("reads the engine floor's sizes like the naive ones, and switches it off with 0 or none", () => {
