@@ -285,7 +285,7 @@ export class Deployment {
     hooks.add(hook);
   }
 
-  /** Records that no create of this hook will come (its resource is unchanged, or it was created). */
+  /** Records that no create of this hook will come (its resource is unchanged, or its batch was sent). */
   settleCreate(target: ShopTarget, hook: string): void {
     this.#awaitedCreates.get(target.shopKey)?.delete(hook);
   }

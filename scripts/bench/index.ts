@@ -3,9 +3,9 @@
  * `destroy` of S shops x 3 hooks with our provider, a naive one (scripts/bench/naive) and the engine floor (a
  * dynamic provider that calls nothing, scripts/bench/floor) under the default engine settings and
  * PULUMI_SKIP_CHECKPOINTS=true, the plain script as the lower bound, and optionally the fleet of goal 6.
- * Knobs: see {@link parseOptions} (BENCH_SHOPS, BENCH_RUNS, BENCH_SMALL_RUNS, BENCH_NAIVE_SHOPS, BENCH_FLOOR_SHOPS, BENCH_SETTINGS,
- * BENCH_SAFE_SETTING, BENCH_OTHER_SETTING_MAX_SHOPS, BENCH_FIT_MIN_SHOPS, BENCH_FLEET, BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS,
- * BENCH_FLEET_CONCURRENCY, BENCH_DETAILS). Writes
+ * Knobs: see {@link parseOptions} (BENCH_SHOPS, BENCH_RUNS, BENCH_SMALL_RUNS, BENCH_NAIVE_SHOPS,
+ * BENCH_FLOOR_SHOPS, BENCH_SETTINGS, BENCH_SAFE_SETTING, BENCH_OTHER_SETTING_MAX_SHOPS, BENCH_FIT_MIN_SHOPS,
+ * BENCH_FLEET, BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS, BENCH_FLEET_CONCURRENCY, BENCH_DETAILS). Writes
  * bench/results/bench.md, bench.json and time-per-resource.svg.
  */
 import { mkdirSync, writeFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 import { bytes, count, millis, seconds } from "./format";
 import type { GoalRow } from "./goals";
-import { type BenchOptions, SMALL_FLEET_MAX_SHOPS, settingLabel } from "./options";
+import { type BenchOptions, runsAt, SMALL_FLEET_MAX_SHOPS, settingLabel } from "./options";
 import { type BenchData, contenderLabel, perResource } from "./samples";
 import { markdownTable } from "./table";
 
@@ -70,7 +70,7 @@ export function scalingTable(data: BenchData): string {
 /** The header line of the results: when, how many runs, which sizes and settings. */
 export function benchHeader(options: BenchOptions, latencyMs: number, parallel: number): string {
   return [
-    `Benchmark ${new Date().toISOString()}: ${options.runs} run(s) per size, ${Math.max(options.runs, options.smallRuns)} at S <= ${SMALL_FLEET_MAX_SHOPS} (medians), S = ${options.shops.join(", ")}`,
+    `Benchmark ${new Date().toISOString()}: ${options.runs} run(s) per size, ${runsAt(options, SMALL_FLEET_MAX_SHOPS)} at S <= ${SMALL_FLEET_MAX_SHOPS} (medians), S = ${options.shops.join(", ")}`,
     `(naive: ${options.naiveShops.join(", ") || "none"}; engine floor: ${options.floorShops.join(", ") || "none"}), settings ${options.settings.join(", ")},`,
     `safe setting ${options.safeSetting}, ${latencyMs} ms added latency, --parallel ${parallel}.`,
   ].join(" ");
