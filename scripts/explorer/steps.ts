@@ -128,6 +128,25 @@ const changeStep: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("fault" as const), service, fault: faults }) },
 );
 
+/**
+ * Pin an entry, give it another target (often another shop's key), then declare a hook under it: the door an
+ * added resource opens after a key swap, which only a pin closes (README, "What no step can catch"). Drawn as
+ * one change, so the three meet often enough to matter; shrinking keeps or removes them together.
+ */
+const pinnedKeySwap: fc.Arbitrary<Step[]> = fc
+  .tuple(stack, entry, target, name, hook, url, fc.boolean())
+  .map(([on, shop, next, resource, declared, at, secret]) => [
+    { kind: "pin", stack: on, entry: shop, on: true },
+    { kind: "config", stack: on, entry: shop, target: next },
+    { kind: "add", stack: on, name: resource, hook: declared, url: at, secret, shop },
+  ]);
+
+/** One change as it is applied: a single step, or the steps of {@link pinnedKeySwap}. */
+const change: fc.Arbitrary<Step[]> = fc.oneof(
+  { weight: 24, arbitrary: changeStep.map((step) => [step]) },
+  { weight: 1, arbitrary: pinnedKeySwap },
+);
+
 /** Most changes a round makes before its operation. */
 const MAX_CHANGES_PER_ROUND = 2;
 
@@ -142,18 +161,31 @@ export function sequenceArbitrary(maxSteps: number): fc.Arbitrary<Step[]> {
   // Three rounds in four operate on the stack their first change edited, so edits get deployed.
   const round = fc
     .tuple(
-      fc.array(fc.noShrink(changeStep), { maxLength: MAX_CHANGES_PER_ROUND }),
+      fc.array(fc.noShrink(change), { maxLength: MAX_CHANGES_PER_ROUND }),
       fc.noShrink(operationStep),
       fc.noShrink(fc.nat(3)),
     )
-    .map(([changes, operation, die]) => [...changes, die === 0 ? operation : onStackOf(changes, operation)]);
+    .map(([drawn, operation, die]) => {
+      const changes = drawn.flat();
+      return [...changes, die === 0 ? operation : onStackOf(changes, operation)];
+    });
   // Every sequence starts by declaring something in stack one: without it, short sequences do nothing.
   return fc
     .tuple(
       fc.noShrink(addStep(fc.constant("one"))),
       fc.array(round, { minLength: 1, maxLength: maxRounds, size: "max" }),
     )
-    .map(([first, rounds]) => [first, ...rounds.flat()]);
+    .map(([first, rounds]) => [first, ...roundsWithin(rounds, maxSteps - 1)]);
+}
+
+/** The first rounds whose steps add up to at most `budget` (a round holding a {@link pinnedKeySwap} is longer). */
+function roundsWithin(rounds: readonly Step[][], budget: number): Step[] {
+  const kept: Step[] = [];
+  for (const round of rounds) {
+    if (kept.length + round.length > budget) break;
+    kept.push(...round);
+  }
+  return kept;
 }
 
 /** `operation` aimed at the stack of the first change that edits a stack, if any. */

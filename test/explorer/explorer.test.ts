@@ -10,16 +10,21 @@ import { repoRoot, World } from "../../scripts/explorer/world";
  * `npm run explore -- --steps N --seed S`.
  */
 
-/** The fixed seed of `npm test`, its sequences and their longest length (one to four minutes here). */
-const SEED = 1;
+/**
+ * The fixed seed of `npm test`, its sequences and their longest length (under a minute to four here). Chosen
+ * (by sampling, no engine) so that one sequence pins an entry, gives it another shop's key and declares under
+ * it before an `up` (the generator's `pinnedKeySwap`), which the pin must refuse before any write.
+ */
+const SEED = 11;
 const RUNS = 5;
 const MAX_STEPS = 15;
 
 /**
- * The broken build's seed: chosen (by sampling the generator) so that its first sequence declares, deploys and
- * destroys with a step too many, which keeps this test within budget; shrinking must remove that step.
+ * The broken build's seed: chosen (by sampling the generator with `fc.check` at this seed, no engine) so that
+ * its first sequence breaks nothing even with the broken delete and its second declares, deploys, declares two
+ * more and destroys, which keeps this test within budget; shrinking must remove the two extra declarations.
  */
-const BROKEN_SEED = 33;
+const BROKEN_SEED = 55;
 const BROKEN_RUNS = 4;
 const BROKEN_MAX_STEPS = 9;
 const SHRINK_TIME_LIMIT_MS = 180_000;

@@ -1,0 +1,37 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Step } from "../../scripts/explorer/model";
+import { sequenceArbitrary } from "../../scripts/explorer/steps";
+
+/** The explorer's generator, sampled (no engine): the shape of what `npm test` and `npm run explore` run. */
+const SAMPLES = 2_000;
+const MAX_STEPS = 15;
+
+function sample(seed: number): Step[][] {
+  return fc.sample(sequenceArbitrary(MAX_STEPS), { seed, numRuns: SAMPLES });
+}
+
+describe("the explorer's sequences", () => {
+  it("hold at most maxSteps steps, start with an add to stack one and end with an operation", () => {
+    for (const sequence of sample(7)) {
+      expect(sequence.length).toBeLessThanOrEqual(MAX_STEPS);
+      expect(sequence[0]).toMatchObject({ kind: "add", stack: "one" });
+      if (sequence.length > 1) expect(["operation", "kill"]).toContain(sequence.at(-1)?.kind);
+    }
+  });
+
+  it("often pin an entry, give it another target and declare under it, in that order and on one stack", () => {
+    let found = 0;
+    for (const sequence of sample(11)) {
+      sequence.forEach((step, i) => {
+        const [config, add] = [sequence[i + 1], sequence[i + 2]];
+        if (step.kind !== "pin" || !step.on || config?.kind !== "config" || add?.kind !== "add") return;
+        if (config.stack !== step.stack || config.entry !== step.entry) return;
+        if (add.stack !== step.stack || add.shop !== step.entry) return;
+        found++;
+      });
+    }
+    // One change in 25 is this triple; a sequence draws up to 8 changes, so far more than 1% of sequences hold one.
+    expect(found).toBeGreaterThan(SAMPLES / 100);
+  });
+});
