@@ -178,14 +178,17 @@ export function sequenceArbitrary(maxSteps: number): fc.Arbitrary<Step[]> {
     .map(([first, rounds]) => [first, ...roundsWithin(rounds, maxSteps - 1)]);
 }
 
-/** The first rounds whose steps add up to at most `budget` (a round holding a {@link pinnedKeySwap} is longer). */
+/**
+ * The rounds, in order, that fit in `budget` steps (a round holding a {@link pinnedKeySwap} is longer): one
+ * that does not fit is left out and the next is tried; when none fits, the first round's operation alone.
+ */
 function roundsWithin(rounds: readonly Step[][], budget: number): Step[] {
   const kept: Step[] = [];
   for (const round of rounds) {
-    if (kept.length + round.length > budget) break;
-    kept.push(...round);
+    if (kept.length + round.length <= budget) kept.push(...round);
   }
-  return kept;
+  const operation = rounds[0]?.at(-1);
+  return kept.length === 0 && budget > 0 && operation !== undefined ? [operation] : kept;
 }
 
 /** `operation` aimed at the stack of the first change that edits a stack, if any. */

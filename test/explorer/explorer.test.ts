@@ -12,8 +12,9 @@ import { repoRoot, World } from "../../scripts/explorer/world";
 
 /**
  * The fixed seed of `npm test`, its sequences and their longest length (under a minute to four here). Chosen
- * (by sampling, no engine) so that one sequence pins an entry, gives it another shop's key and declares under
- * it before an `up` (the generator's `pinnedKeySwap`), which the pin must refuse before any write.
+ * (by sampling, no engine) so that one sequence pins an entry, gives it a key of another shop (acme's, on the
+ * other service) and declares under it before an `up` (the generator's `pinnedKeySwap`), which the pin must
+ * refuse before any write.
  */
 const SEED = 11;
 const RUNS = 5;

@@ -58,6 +58,15 @@ describe("with_registry_retries (CI's installs from the npm registry)", () => {
     expect(result.stderr).toContain("(exit 7, attempt 2 of 3)");
   });
 
+  it("gives npm a one-minute idle timeout instead of its five, so a stall costs an attempt a minute", () => {
+    const result = spawnSync(
+      "bash",
+      ["-c", `source '${RETRY_SCRIPT}'; with_registry_retries bash -c 'echo "$npm_config_fetch_timeout"'`],
+      { encoding: "utf8", timeout: RUN_DEADLINE_MS },
+    );
+    expect(result.stdout).toBe("60000\n");
+  });
+
   it("stops after three attempts with the command's exit code, so CI fails (and does not loop)", () => {
     const result = runFlaky(5, 42);
     expect(result.status).toBe(42);

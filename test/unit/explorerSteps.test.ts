@@ -12,13 +12,16 @@ function sample(seed: number): Step[][] {
 }
 
 describe("the explorer's sequences", () => {
-  it("hold at most maxSteps steps, start with an add to stack one and end with an operation", () => {
-    for (const sequence of sample(7)) {
-      expect(sequence.length).toBeLessThanOrEqual(MAX_STEPS);
-      expect(sequence[0]).toMatchObject({ kind: "add", stack: "one" });
-      if (sequence.length > 1) expect(["operation", "kill"]).toContain(sequence.at(-1)?.kind);
-    }
-  });
+  it.each([2, 3, 4, 9, MAX_STEPS])(
+    "hold at most maxSteps (%i) steps, start with an add to stack one and end with an operation",
+    (maxSteps) => {
+      for (const sequence of fc.sample(sequenceArbitrary(maxSteps), { seed: 7, numRuns: SAMPLES })) {
+        expect(sequence.length).toBeLessThanOrEqual(maxSteps);
+        expect(sequence[0]).toMatchObject({ kind: "add", stack: "one" });
+        expect(["operation", "kill"]).toContain(sequence.at(-1)?.kind);
+      }
+    },
+  );
 
   it("often pin an entry, give it another target and declare under it, in that order and on one stack", () => {
     let found = 0;

@@ -15,6 +15,12 @@ export const PULUMI_SDK_VERSION: string = JSON.parse(
 ).version;
 /** npm pack and a package manager's install are slow on a loaded machine, but finite. */
 const INSTALL_DEADLINE_MS = 300_000;
+/**
+ * How long an install waits for the registry's next byte before it fails with EIDLETIMEOUT (npm's and pnpm's
+ * fetch-timeout, 5 minutes by default, as long as the deadline; yarn's httpTimeout is a minute already), in
+ * ms: short enough that a stalled read fails, and is tried again, well within {@link INSTALL_DEADLINE_MS}.
+ */
+const REGISTRY_IDLE_TIMEOUT_MS = 60_000;
 
 /** The package managers a consumer may install with; pnpm and yarn are the repository's devDependencies. */
 export type PackageManager = "npm" | "pnpm" | "yarn";
@@ -97,7 +103,8 @@ async function installOnce(
   tarball: string,
   sdk: string,
 ): Promise<void> {
-  const options = { cwd: dir, env: process.env, deadlineMs: INSTALL_DEADLINE_MS };
+  const env = { ...process.env, npm_config_fetch_timeout: String(REGISTRY_IDLE_TIMEOUT_MS) };
+  const options = { cwd: dir, env, deadlineMs: INSTALL_DEADLINE_MS };
   const bin = (name: string) => join(REPO_ROOT, "node_modules", ".bin", name);
   if (manager === "npm") {
     const flags = ["--omit=dev", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact"];
