@@ -114,8 +114,9 @@ function positive(name: string, value: string | undefined, fallback: number): nu
 
 /**
  * Reads BENCH_SHOPS, BENCH_RUNS, BENCH_SMALL_RUNS, BENCH_NAIVE_SHOPS and BENCH_FLOOR_SHOPS (`0` or `none`: no
- * naive / engine floor runs), BENCH_SETTINGS (`default,skip`), BENCH_SAFE_SETTING, BENCH_OTHER_SETTING_MAX_SHOPS, BENCH_FIT_MIN_SHOPS, BENCH_FLEET=1,
- * BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS, BENCH_FLEET_CONCURRENCY and BENCH_DETAILS=0.
+ * naive / engine floor runs), BENCH_SETTINGS (`default,skip`), BENCH_SAFE_SETTING, BENCH_OTHER_SETTING_MAX_SHOPS,
+ * BENCH_FIT_MIN_SHOPS, BENCH_FLEET=1, BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS, BENCH_FLEET_CONCURRENCY and
+ * BENCH_DETAILS=0.
  * Throws a message naming the variable for a value it cannot use.
  */
 export function parseOptions(env: Readonly<Record<string, string | undefined>>): BenchOptions {

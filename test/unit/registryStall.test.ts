@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRegistryStall } from "../package/support/registryStall";
+import { isRegistryStall, retryOnRegistryStall } from "../package/support/registryStall";
 
 describe("isRegistryStall: which failed consumer installs run again", () => {
   it.each([
@@ -32,5 +32,44 @@ describe("isRegistryStall: which failed consumer installs run again", () => {
     ["a word that only contains a code", "XECONNRESETX", false],
   ])("%s", (_name, output, expected) => {
     expect(isRegistryStall(output)).toBe(expected);
+  });
+});
+
+describe("retryOnRegistryStall: a consumer install that failed on the network runs again", () => {
+  const STALL =
+    "npm error code EIDLETIMEOUT\nnpm error Idle timeout reached for host `registry.npmjs.org:443`";
+
+  /** An install that throws `messages` in turn, then succeeds; counts its runs and the retries announced. */
+  async function run(messages: readonly string[]) {
+    let runs = 0;
+    const retried: number[] = [];
+    const outcome = await retryOnRegistryStall(
+      async () => {
+        const message = messages[runs++];
+        if (message !== undefined) throw new Error(message);
+      },
+      (attempt) => retried.push(attempt),
+    ).then(
+      () => "installed",
+      (error: Error) => error.message,
+    );
+    return { outcome, runs, retried };
+  }
+
+  it("runs a stalled install again until it succeeds", async () => {
+    expect(await run([STALL, STALL])).toEqual({ outcome: "installed", runs: 3, retried: [1, 2] });
+  });
+
+  it("gives up after three stalled attempts, with the last failure", async () => {
+    expect(await run([STALL, STALL, `${STALL} (third)`, STALL])).toEqual({
+      outcome: `${STALL} (third)`,
+      runs: 3,
+      retried: [1, 2],
+    });
+  });
+
+  it("does not run again an install that failed on the package", async () => {
+    const notFound = "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/nope";
+    expect(await run([notFound])).toEqual({ outcome: notFound, runs: 1, retried: [] });
   });
 });

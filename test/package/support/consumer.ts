@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { REPO_ROOT } from "../../e2e/support/engine";
 import { runOk } from "./process";
-import { INSTALL_ATTEMPTS, isRegistryStall } from "./registryStall";
+import { INSTALL_ATTEMPTS, REGISTRY_IDLE_TIMEOUT_MS, retryOnRegistryStall } from "./registryStall";
 
 /**
  * The @pulumi/pulumi the consumer installs: the one this checkout runs with (3.248.0 on the project's own
@@ -15,12 +15,6 @@ export const PULUMI_SDK_VERSION: string = JSON.parse(
 ).version;
 /** npm pack and a package manager's install are slow on a loaded machine, but finite. */
 const INSTALL_DEADLINE_MS = 300_000;
-/**
- * How long an install waits for the registry's next byte before it fails with EIDLETIMEOUT (npm's and pnpm's
- * fetch-timeout, 5 minutes by default, as long as the deadline; yarn's httpTimeout is a minute already), in
- * ms: short enough that a stalled read fails, and is tried again, well within {@link INSTALL_DEADLINE_MS}.
- */
-const REGISTRY_IDLE_TIMEOUT_MS = 60_000;
 
 /** The package managers a consumer may install with; pnpm and yarn are the repository's devDependencies. */
 export type PackageManager = "npm" | "pnpm" | "yarn";
@@ -82,18 +76,13 @@ async function npmRegistry(): Promise<string> {
  * {@link INSTALL_ATTEMPTS} times) when it failed on the network rather than on the package.
  */
 async function install(manager: PackageManager, dir: string, tarball: string, sdk: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await installOnce(manager, dir, tarball, sdk);
-      return;
-    } catch (error) {
-      const output = error instanceof Error ? error.message : String(error);
-      if (attempt >= INSTALL_ATTEMPTS || !isRegistryStall(output)) throw error;
+  await retryOnRegistryStall(
+    () => installOnce(manager, dir, tarball, sdk),
+    (attempt) =>
       console.warn(
         `${manager} install failed on the network (attempt ${attempt} of ${INSTALL_ATTEMPTS}); again`,
-      );
-    }
-  }
+      ),
+  );
 }
 
 /** Installs the tarball and the SDK as production dependencies with `manager`, from the npm registry. */
