@@ -69,6 +69,15 @@ function checkUserAgent(deps: ApiDeps, req: IncomingMessage): void {
   );
 }
 
+/** How many Authorization lines the request has (Node's `req.headers` keeps only the first). */
+function authorizationLines(req: IncomingMessage): number {
+  let lines = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]?.toLowerCase() === "authorization") lines += 1;
+  }
+  return lines;
+}
+
 function checkRateLimit(deps: ApiDeps, identity: Identity, method: string): void {
   const switches = deps.switches();
   const settings = rateLimitSettings(switches.rateLimit);
@@ -219,7 +228,7 @@ export async function handleApi(
   const header = req.headers.authorization;
   const word = header === undefined ? undefined : schemeWord(header, deps.ring);
   if (word !== undefined) entry.authScheme = word;
-  const identity = authenticate(header, deps.switches().authScheme, deps.ring);
+  const identity = authenticate(header, deps.switches().authScheme, deps.ring, authorizationLines(req));
   entry.shop = identity.shop;
   entry.keyRole = identity.role;
   const reading = method === "GET" || method === "HEAD";

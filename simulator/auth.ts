@@ -143,14 +143,21 @@ function unauthorized(message: string): ApiError {
   return new ApiError(401, ERROR_CODES.invalidAuthorization, AUTH_TITLE, message);
 }
 
-/** Check the Authorization header; answer the identity or throw a 401 ApiError. Never echoes the key. */
+/**
+ * Check the Authorization header (`lines`: how many Authorization lines the request had); answer the
+ * identity or throw a 401 ApiError. A header sent more than once is refused whatever its values (which one
+ * would win is a guess a client must not rely on). Never echoes the key.
+ */
 export function authenticate(
   header: string | undefined,
   setting: Switches["authScheme"],
   ring: KeyRing,
+  lines = 1,
 ): Identity {
   const words = allowedWords(setting);
   const hint = `send ${words.map((w) => `"Authorization: ${w} <base64 of your API key>"`).join(" or ")}`;
+  if (lines > 1)
+    throw unauthorized(`Authorization header is sent ${lines} times; send it exactly once: ${hint}`);
   if (header === undefined || header.trim() === "") {
     throw unauthorized(`Authorization header is missing; ${hint}`);
   }

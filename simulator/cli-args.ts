@@ -1,14 +1,25 @@
 /** Parsing and validation of the `shipping-api-sim` command line. */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { DEFAULT_CLI_PORT, DEFAULT_HOST } from "./constants";
+import {
+  DEFAULT_CLI_PORT,
+  DEFAULT_HOST,
+  DEFAULT_SWITCHES,
+  MAX_DELIVERY_ATTEMPTS,
+  MAX_DELIVERY_WAIT_MS,
+  MAX_EVENTS_PER_DELIVERY,
+} from "./constants";
 import { InvalidInputError, parseShopSeeds } from "./schemas";
 import type { SimulatorOptions, Switches } from "./types";
 
 /** Usage text printed by --help and after a flag error. */
 export const USAGE = `Usage: shipping-api-sim [options]
+       shipping-api-sim trigger <hook> [--shop NAME] [--set field=value ...] [--unset field ...] [--count N] [--url URL]
+       shipping-api-sim resend <delivery id> [--url URL]
 
-Local simulator of the Shipping Service webhook-subscription API.
+Local simulator of the Shipping Service webhook-subscription API. With trigger or resend, send an event or a
+logged delivery from a running simulator (--url, else $SHIPPING_SIM_URL, else http://127.0.0.1:4010) to the
+subscribed receiver, print each attempt, and exit 0 when the receiver accepted it.
 
 Options:
   --port <n>                    listen port, 0 = ephemeral (default ${DEFAULT_CLI_PORT})
@@ -27,7 +38,19 @@ Options:
                                 (default ownership)
   --shop-fields listed|omitted  shop_id and account_id in listings (default listed)
   --delivery-ca <file>          PEM of extra CA(s) trusted for webhook deliveries
+  --delivery-attempts <n>       attempts per delivery, 1-${MAX_DELIVERY_ATTEMPTS} (default ${DEFAULT_SWITCHES.deliveryAttempts})
+  --delivery-backoff-ms <ms>    wait before the 2nd attempt, doubling after (default ${DEFAULT_SWITCHES.deliveryBackoffMs})
+  --delivery-failure non-2xx|5xx
+                                answers retried as failures (default ${DEFAULT_SWITCHES.deliveryFailure})
+  --delivery-timeout-ms <ms>    time the receiver has to answer (default ${DEFAULT_SWITCHES.deliveryTimeoutMs})
+  --duplicates <rate>           share of deliveries sent twice, 0-1 (default ${DEFAULT_SWITCHES.deliveryDuplicates})
+  --duplicate-id same|new       delivery id of a duplicate (default ${DEFAULT_SWITCHES.duplicateDeliveryId})
+  --events-per-delivery <n>     most events in one delivery (default ${DEFAULT_SWITCHES.eventsPerDelivery})
+  --event-field omitted|included
+                                an "event" key in each payload (default ${DEFAULT_SWITCHES.eventField})
   --help                        show this help
+
+Every delivery attempt prints one line: hook, shop, delivery id, target host, status or error, duration.
 `;
 
 /** A command-line error: the message names the flag and the allowed values. Exit status 2. */
@@ -42,7 +65,8 @@ export class UsageError extends Error {
 /** What the command line asks for. */
 export type CliCommand = { help: true } | { help: false; options: SimulatorOptions };
 
-function choice<T extends string>(
+/** The value of `--flag` if it is one of `allowed`; UsageError naming the flag and the values otherwise. */
+export function choice<T extends string>(
   flag: string,
   value: string | undefined,
   allowed: readonly T[],
@@ -50,6 +74,53 @@ function choice<T extends string>(
   if (value === undefined) return undefined;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`--${flag} must be one of ${allowed.join(", ")} (got "${value}")`);
+}
+
+/** The integer value of `--flag`, in `min`-`max`; UsageError naming the flag and the range otherwise. */
+export function integerFlag(
+  flag: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value) && Number(value) >= min && Number(value) <= max) return Number(value);
+  throw new UsageError(`--${flag} must be an integer from ${min} to ${max} (got "${value}")`);
+}
+
+function rateFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^(0|1|0?\.\d+|1\.0*)$/.test(value)) return Number(value);
+  throw new UsageError(`--${flag} must be a number from 0 to 1, e.g. 0.5 (got "${value}")`);
+}
+
+/** The delivery switches the command line sets. */
+function deliverySwitches(values: ReturnType<typeof parse>["values"]): Partial<Switches> {
+  const switches: Partial<Switches> = {};
+  const set = <K extends keyof Switches>(key: K, value: Switches[K] | undefined): void => {
+    if (value !== undefined) switches[key] = value;
+  };
+  set(
+    "deliveryAttempts",
+    integerFlag("delivery-attempts", values["delivery-attempts"], 1, MAX_DELIVERY_ATTEMPTS),
+  );
+  set(
+    "deliveryBackoffMs",
+    integerFlag("delivery-backoff-ms", values["delivery-backoff-ms"], 0, MAX_DELIVERY_WAIT_MS),
+  );
+  set("deliveryFailure", choice("delivery-failure", values["delivery-failure"], ["non-2xx", "5xx"] as const));
+  set(
+    "deliveryTimeoutMs",
+    integerFlag("delivery-timeout-ms", values["delivery-timeout-ms"], 1, MAX_DELIVERY_WAIT_MS),
+  );
+  set("deliveryDuplicates", rateFlag("duplicates", values.duplicates));
+  set("duplicateDeliveryId", choice("duplicate-id", values["duplicate-id"], ["same", "new"] as const));
+  set(
+    "eventsPerDelivery",
+    integerFlag("events-per-delivery", values["events-per-delivery"], 1, MAX_EVENTS_PER_DELIVERY),
+  );
+  set("eventField", choice("event-field", values["event-field"], ["omitted", "included"] as const));
+  return switches;
 }
 
 function readText(flag: string, file: string): string {
@@ -120,7 +191,7 @@ export function parseCli(argv: string[]): CliCommand {
   if (deleteCheckOrder !== undefined) switches.deleteCheckOrder = deleteCheckOrder;
   const shopFields = choice("shop-fields", values["shop-fields"], ["listed", "omitted"] as const);
   if (shopFields !== undefined) switches.shopFields = shopFields;
-  options.switches = switches;
+  options.switches = { ...switches, ...deliverySwitches(values) };
   return { help: false, options };
 }
 
@@ -144,6 +215,14 @@ function parse(argv: string[]) {
       "delete-check-order": { type: "string" },
       "shop-fields": { type: "string" },
       "delivery-ca": { type: "string" },
+      "delivery-attempts": { type: "string" },
+      "delivery-backoff-ms": { type: "string" },
+      "delivery-failure": { type: "string" },
+      "delivery-timeout-ms": { type: "string" },
+      duplicates: { type: "string" },
+      "duplicate-id": { type: "string" },
+      "events-per-delivery": { type: "string" },
+      "event-field": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-/** `shipping-api-sim`: run the simulator from the command line until SIGINT or SIGTERM. */
+/**
+ * `shipping-api-sim`: run the simulator from the command line until SIGINT or SIGTERM, printing a line per
+ * delivery attempt; or, as `trigger` / `resend`, drive a running one.
+ */
 import { parseCli, USAGE, UsageError } from "./cli-args";
+import { parseClientCommand, runClientCommand } from "./cli-trigger";
 import { DEFAULT_SHOPS } from "./constants";
+import { formatAttempt } from "./delivery-format";
 import { InvalidInputError } from "./schemas";
 import { startSimulator } from "./simulator";
 
@@ -10,14 +15,30 @@ export const EXIT_USAGE = 2;
 /** Exit status when the simulator cannot start (bad data file, port in use...). */
 export const EXIT_START_FAILED = 1;
 
+function usageError(error: unknown): never {
+  if (!(error instanceof UsageError)) throw error;
+  process.stderr.write(`shipping-api-sim: ${error.message}\nRun "shipping-api-sim --help" for usage.\n`);
+  process.exit(EXIT_USAGE);
+}
+
+async function client(name: "trigger" | "resend", argv: string[]): Promise<void> {
+  let command: ReturnType<typeof parseClientCommand>;
+  try {
+    command = parseClientCommand(name, argv);
+  } catch (error) {
+    usageError(error);
+  }
+  process.exit(await runClientCommand(command, (line) => process.stdout.write(`${line}\n`)));
+}
+
 async function main(argv: string[]): Promise<void> {
+  const [first, ...rest] = argv;
+  if (first === "trigger" || first === "resend") return client(first, rest);
   let command: ReturnType<typeof parseCli>;
   try {
     command = parseCli(argv);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`shipping-api-sim: ${error.message}\nRun "shipping-api-sim --help" for usage.\n`);
-    process.exit(EXIT_USAGE);
+    usageError(error);
   }
   if (command.help) {
     process.stdout.write(USAGE);
@@ -26,7 +47,10 @@ async function main(argv: string[]): Promise<void> {
   const { options } = command;
   let sim: Awaited<ReturnType<typeof startSimulator>>;
   try {
-    sim = await startSimulator(options);
+    sim = await startSimulator({
+      ...options,
+      onDelivery: (attempt) => process.stdout.write(`delivery ${formatAttempt(attempt)}\n`),
+    });
   } catch (error) {
     const status = error instanceof InvalidInputError ? EXIT_USAGE : EXIT_START_FAILED;
     process.stderr.write(`shipping-api-sim: ${(error as Error).message}\n`);

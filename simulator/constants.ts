@@ -33,8 +33,42 @@ export const LOG_ENTRY_OVERHEAD_BYTES = 512;
 export const LOG_HEADER_OVERHEAD_BYTES = 64;
 /** Largest number of delivery records kept, in entries (oldest dropped first). */
 export const DELIVERY_LOG_LIMIT = 10_000;
-/** Timeout of one webhook delivery, in milliseconds. */
-export const DELIVERY_TIMEOUT_MS = 5_000;
+/** Default bound of the delivery log's memory, in charged bytes (two per character of its strings). */
+export const DEFAULT_DELIVERY_LOG_BYTES = 16 * 1024 * 1024;
+/** Bytes charged per delivery record for its object and fixed fields. */
+export const DELIVERY_RECORD_OVERHEAD_BYTES = 1024;
+/** Largest delivery body, in bytes of JSON text: an event (or a count of them) that would be larger is refused. */
+export const MAX_DELIVERY_BODY_BYTES = 64 * 1024;
+/** Largest sum of the delivery bodies one `emit` sends (its `count` of events), in bytes of JSON text. */
+export const MAX_EMIT_BODY_BYTES = 256 * 1024;
+/** Most shipment ids in one `shipment_label_created` event (one label batch). */
+export const MAX_LABEL_SHIPMENT_IDS = 1_000;
+/** Most events one `emit` sends (`count`). */
+export const MAX_EVENT_COUNT = 100;
+/** Most payload fields one event may set. */
+export const MAX_OVERRIDES = 32;
+/** Length of the receiver's answer kept in a delivery record, in bytes. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+/** Most attempts per delivery the `deliveryAttempts` switch allows. */
+export const MAX_DELIVERY_ATTEMPTS = 10;
+/** Longest `deliveryBackoffMs` and `deliveryTimeoutMs`, in milliseconds. */
+export const MAX_DELIVERY_WAIT_MS = 60_000;
+/** Most events per delivery the `eventsPerDelivery` switch allows. */
+export const MAX_EVENTS_PER_DELIVERY = 100;
+/** First shipment id the fixtures give out when an event names none. */
+export const FIRST_FIXTURE_SHIPMENT_ID = 100_001;
+/** Header naming the hook of a delivery (the simulator's guess: production's name is not shown). */
+export const HOOK_HEADER = "x-shipping-hook";
+/** Header carrying the delivery id (the simulator's guess). */
+export const DELIVERY_ID_HEADER = "x-shipping-delivery-id";
+/** Header carrying the base64 of the shop's API key, for the receiver to compare (the simulator's guess). */
+export const API_KEY_HEADER = "x-shipping-api-key";
+/** User-Agent of deliveries (the simulator's own). */
+export const DELIVERY_USER_AGENT = "ShippingServiceSimulator/1";
+/** Most listings (`GET /__sim/requests`, `/__sim/deliveries`) streamed at once; the next one gets 429. */
+export const MAX_CONCURRENT_LISTINGS = 8;
+/** Default time a listing may wait for its reader to take more, in milliseconds, before it is cut. */
+export const DEFAULT_LISTING_TIMEOUT_MS = 10_000;
 /** Longest delay a Node timer can hold, in milliseconds (2^31-1, about 24.8 days); longer ones fire at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Default duration of a "stall" fault before the socket is destroyed, in milliseconds. */
@@ -74,6 +108,14 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = {
   partialIds: "subset",
   deleteCheckOrder: "ownership",
   shopFields: "listed",
+  deliveryAttempts: 3,
+  deliveryBackoffMs: 1_000,
+  deliveryFailure: "non-2xx",
+  deliveryTimeoutMs: 5_000,
+  deliveryDuplicates: 0,
+  duplicateDeliveryId: "same",
+  eventsPerDelivery: 10,
+  eventField: "omitted",
 };
 
 /** The User-Agent product the spec requires on every subscription request (the API version). */

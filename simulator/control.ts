@@ -1,13 +1,15 @@
 /**
  * Control endpoints under /__sim/ (loopback peers only, never logged, never faulted): state, request log,
- * reset, switches, faults, events and deliveries.
+ * reset, switches, faults, events, resends and deliveries. HEAD is answered wherever GET is; what keeps web
+ * pages out is `control-guard.ts`.
  */
 import { isIPv4, isIPv6 } from "node:net";
 import { ApiError, ERROR_CODES } from "./errors";
+import { parseEvent, parseResend } from "./event-schema";
 import type { ActiveFault } from "./faults";
 import type { Answer } from "./http-util";
 import { JsonChunks } from "./json-stream";
-import { InvalidInputError, parseEvent, parseFault, parseSwitchesPatch } from "./schemas";
+import { InvalidInputError, parseFault, parseSwitchesPatch } from "./schemas";
 import type { RunningSimulator } from "./types";
 
 /** What the control endpoints act on. */
@@ -22,11 +24,14 @@ export type ControlTarget = Pick<
   | "addFault"
   | "clearFaults"
   | "emit"
+  | "resend"
   | "deliveries"
 > & {
   activeFaults(): ActiveFault[];
   /** The request log as chunks of one JSON array (streamed, never built as one string). */
   requestChunks(): Iterable<string>;
+  /** The delivery log as chunks of one JSON array. */
+  deliveryChunks(): Iterable<string>;
 };
 
 /** A control request, detached from node:http so it can be tested with any peer address. */
@@ -112,8 +117,28 @@ const ROUTES: Record<string, Record<string, Handler>> = {
       }
     },
   },
-  deliveries: { GET: (t) => ok(t.deliveries()) },
+  resend: {
+    POST: async (t, r) => {
+      const body = await r.readJson();
+      let id: string;
+      try {
+        id = parseResend(body);
+      } catch (error) {
+        return invalid(error);
+      }
+      const sent = await t.resend(id);
+      if (sent.delivered) return ok(sent);
+      throw new ApiError(404, ERROR_CODES.generic, "Not found", sent.reason);
+    },
+  },
+  deliveries: { GET: (t) => ok(new JsonChunks(t.deliveryChunks())) },
 };
+
+/** Methods a route takes: its own, and HEAD wherever it has GET (RFC 9110 9.3.2). */
+function allowed(methods: Record<string, Handler>): string[] {
+  const names = Object.keys(methods);
+  return names.includes("GET") ? ["GET", "HEAD", ...names.filter((m) => m !== "GET")] : names;
+}
 
 /** Handle one control request; throws ApiError for 403/404/405/4xx. */
 export async function handleControl(target: ControlTarget, request: ControlRequest): Promise<Answer> {
@@ -130,9 +155,10 @@ export async function handleControl(target: ControlTarget, request: ControlReque
       `no control endpoint /__sim/${name.slice(0, 100)}; see README`,
     );
   }
-  const handler = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
+  const method = request.method === "HEAD" ? "GET" : request.method;
+  const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
   if (handler === undefined) {
-    const allow = Object.keys(methods).join(", ");
+    const allow = allowed(methods).join(", ");
     throw new ApiError(
       405,
       ERROR_CODES.generic,

@@ -1,140 +1,275 @@
 /**
- * Events and webhook deliveries: build the notification for an event, POST it over HTTPS to the shop's
- * subscribed URL (one attempt, no retries), and keep a bounded record of every attempt.
+ * Events and webhook deliveries: build the notifications for an event (fixtures.ts), POST each over HTTPS
+ * to the shop's subscribed URL with retries, backoff, duplicates and batching as the switches say, and
+ * record every attempt in the bounded delivery log. `resend` sends a logged delivery again.
  */
 import { randomUUID } from "node:crypto";
-import { rootCertificates } from "node:tls";
-import { Agent, request } from "undici";
-import { DELIVERY_LOG_LIMIT, DELIVERY_TIMEOUT_MS, SIM_ACCOUNT_ID } from "./constants";
+import type { Agent } from "undici";
+import {
+  API_KEY_HEADER,
+  DELIVERY_ID_HEADER,
+  DELIVERY_USER_AGENT,
+  FIRST_FIXTURE_SHIPMENT_ID,
+  HOOK_HEADER,
+  MAX_DELIVERY_BODY_BYTES,
+  MAX_DELIVERY_WAIT_MS,
+  MAX_EMIT_BODY_BYTES,
+} from "./constants";
+import { type AttemptOutcome, deliveryAgent, postOnce } from "./delivery-http";
+import { asDelivery, DeliveryLog } from "./delivery-log";
+import type {
+  AttemptResult,
+  Delivery,
+  DeliverySend,
+  Emitted,
+  NotDelivered,
+  SimEvent,
+} from "./delivery-types";
+import { eventPayloads, neverNotifies } from "./fixtures";
+import { stringifyJson } from "./json-text";
+import { InvalidInputError } from "./schemas";
 import type { SubscriptionStore } from "./store";
-import type { Delivery, Hook, NotDelivered, SimEvent } from "./types";
+import type { Hook, Switches } from "./types";
 
-/** The hook-specific payload of one event (one element of `data.hooks`). */
-export function eventPayload(event: SimEvent, shopNumber: number): Record<string, unknown> {
-  switch (event.kind) {
-    case "shipment_status_change":
-      return {
-        event: event.kind,
-        shipment_id: event.shipmentId,
-        account_id: SIM_ACCOUNT_ID,
-        shop_id: shopNumber,
-        status: event.status,
-        barcode: `3SSIM${String(event.shipmentId).padStart(10, "0")}`,
-        shipment_reference_identifier: `sim-shipment-${event.shipmentId}`,
-      };
-    case "shipment_label_created": {
-      const payload: Record<string, unknown> = {
-        event: event.kind,
-        status: event.status,
-        shipment_ids: [...event.shipmentIds],
-        printer_identifier: null,
-        pdf:
-          event.status === "success"
-            ? `https://labels.shipping-sim.invalid/${event.shipmentIds.join("-")}.pdf`
-            : null,
-      };
-      if (event.status === "failed") payload.reason = "label creation failed (simulated)";
-      return payload;
-    }
-    case "order_status_change":
-      return { event: event.kind, uuid: event.uuid, status: event.status };
-  }
+/** What the deliverer works with. */
+export interface DelivererDeps {
+  store: SubscriptionStore;
+  switches(): Switches;
+  /** Base64 of the shop's first read-write key, sent in API_KEY_HEADER. */
+  apiKeyToken(shop: string): string | undefined;
+  /** Redacts API keys (from answers the receiver echoes). */
+  scrub(text: string): string;
+  /** The shop an event without `shop` goes to. */
+  firstShop: string;
+  /** PEM of extra CA(s) trusted for deliveries. */
+  extraCa: string | undefined;
+  /** Bound of the delivery log, in charged bytes. */
+  logBytes: number;
+  /** Told about every attempt. */
+  onAttempt: ((attempt: Delivery) => void) | undefined;
 }
 
-/** Why an event is not sent, or undefined when it should be. */
-function skipReason(event: SimEvent, store: SubscriptionStore): string | undefined {
-  if (!store.hasShop(event.shop)) return `unknown shop "${event.shop}"`;
-  if (event.kind === "shipment_status_change" && event.status === 1) {
-    return "shipment status 1 (pending - concept) never notifies";
-  }
-  if (store.forHook(event.shop, event.kind) === undefined) {
-    return `shop "${event.shop}" has no subscription for hook "${event.kind}"`;
-  }
-  return undefined;
+/** One delivery to send (or send again): its id, where, and the body as JSON text. */
+interface Target {
+  id: string;
+  shop: string;
+  hook: Hook;
+  url: string;
+  bodyText: string;
+  events: number;
 }
 
-/** Sends notifications and records deliveries. */
+/** Whether an attempt's outcome counts as accepted under `deliveryFailure`. */
+export function attemptResult(outcome: AttemptOutcome, failure: Switches["deliveryFailure"]): AttemptResult {
+  if (outcome.status === undefined) return outcome.timedOut ? "timeout" : "unreachable";
+  const failed = failure === "5xx" ? outcome.status >= 500 : outcome.status < 200 || outcome.status > 299;
+  return failed ? "refused" : "accepted";
+}
+
+/** Wait before attempt `attempt + 1`: the backoff, doubled for each attempt after the first, capped. */
+export function backoffMs(baseMs: number, attempt: number): number {
+  return Math.min(MAX_DELIVERY_WAIT_MS, baseMs * 2 ** (attempt - 1));
+}
+
+function chunked<T>(items: T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) =>
+    items.slice(i * size, (i + 1) * size),
+  );
+}
+
+/** Sends notifications and records every attempt. */
 export class Deliverer {
   private readonly agent: Agent;
-  private records: Delivery[] = [];
+  private readonly log: DeliveryLog;
+  private nextShipmentId = FIRST_FIXTURE_SHIPMENT_ID;
+  /** Deliveries sent so far, for spreading duplicates evenly. */
+  private sends = 0;
+  private closed = false;
+  private readonly waits = new Set<() => void>();
 
-  /**
-   * @param store where subscriptions are looked up
-   * @param apiKeyToken base64 of each shop's first read-write key, sent as `x-shipping-api-key`
-   * @param extraCa PEM of extra CA(s) trusted for deliveries, besides the system roots
-   */
-  constructor(
-    private readonly store: SubscriptionStore,
-    private readonly apiKeyToken: (shop: string) => string | undefined,
-    extraCa: string | undefined,
-  ) {
-    const ca = extraCa === undefined ? undefined : [...rootCertificates, extraCa];
-    this.agent = new Agent({
-      connect: { timeout: DELIVERY_TIMEOUT_MS, ...(ca === undefined ? {} : { ca }) },
-      headersTimeout: DELIVERY_TIMEOUT_MS,
-      bodyTimeout: DELIVERY_TIMEOUT_MS,
-    });
+  /** A deliverer over `deps` (its connection pool trusts `deps.extraCa`). */
+  constructor(private readonly deps: DelivererDeps) {
+    this.agent = deliveryAgent(deps.extraCa);
+    this.log = new DeliveryLog(deps.logBytes);
   }
 
-  /** Notify the shop's subscriber about `event`; answers the delivery record or why nothing was sent. */
-  async emit(event: SimEvent): Promise<Delivery | NotDelivered> {
-    const reason = skipReason(event, this.store);
-    if (reason !== undefined) return { delivered: false, reason };
+  /** Notify the shop's subscriber about `event`; resolves once every delivery is accepted or given up. */
+  async emit(event: SimEvent): Promise<Emitted | NotDelivered> {
+    const shop = event.shop ?? this.deps.firstShop;
     const hook: Hook = event.kind;
-    const url = this.store.forHook(event.shop, hook)?.url ?? "";
-    const delivery: Delivery = {
-      id: randomUUID(),
-      shop: event.shop,
-      hook,
-      url,
-      body: { data: { hooks: [eventPayload(event, this.store.shopNumber(event.shop))] } },
-      at: new Date().toISOString(),
-    };
-    const headers: Record<string, string> = {
-      "content-type": "application/json; charset=utf-8",
-      "user-agent": "ShippingServiceSimulator/1",
-      "x-shipping-hook": hook,
-      "x-shipping-delivery-id": delivery.id,
-    };
-    const token = this.apiKeyToken(event.shop);
-    if (token !== undefined) headers["x-shipping-api-key"] = token;
-    try {
-      const res = await request(url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify(delivery.body),
-        dispatcher: this.agent,
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-      });
-      await res.body.dump();
-      delivery.status = res.statusCode;
-    } catch (error) {
-      delivery.error = describe(error);
+    if (!this.deps.store.hasShop(shop)) return { delivered: false, reason: `unknown shop "${shop}"` };
+    const never = neverNotifies(event);
+    if (never !== undefined) return { delivered: false, reason: never };
+    const url = this.deps.store.forHook(shop, hook)?.url;
+    if (url === undefined) {
+      return { delivered: false, reason: `shop "${shop}" has no subscription for hook "${hook}"` };
     }
-    this.records.push(delivery);
-    if (this.records.length > DELIVERY_LOG_LIMIT) this.records.shift();
-    return structuredClone(delivery);
+    const switches = this.deps.switches();
+    const payloads = eventPayloads(event, {
+      shopNumber: this.deps.store.shopNumber(shop),
+      eventField: switches.eventField,
+      takeShipmentIds: (n) => {
+        this.nextShipmentId += n;
+        return this.nextShipmentId - n;
+      },
+    });
+    const targets = chunked(payloads, switches.eventsPerDelivery).map(
+      (hooks): Target => ({
+        id: randomUUID(),
+        shop,
+        hook,
+        url,
+        bodyText: bodyText(hooks),
+        events: hooks.length,
+      }),
+    );
+    const total = targets.reduce((sum, t) => sum + t.bodyText.length, 0);
+    if (total > MAX_EMIT_BODY_BYTES) {
+      throw new InvalidInputError(
+        `invalid event: its deliveries would hold ${total} bytes, more than ${MAX_EMIT_BODY_BYTES}; send a smaller count or smaller set values`,
+      );
+    }
+    const attempts: Delivery[] = [];
+    const deliveryIds: string[] = [];
+    let accepted = true;
+    for (const target of targets) {
+      deliveryIds.push(target.id);
+      accepted = (await this.sendWithRetries(target, "event", attempts)) && accepted;
+      if (!this.duplicateDue()) continue;
+      const id = this.deps.switches().duplicateDeliveryId === "same" ? target.id : randomUUID();
+      deliveryIds.push(id);
+      accepted = (await this.sendWithRetries({ ...target, id }, "duplicate", attempts)) && accepted;
+    }
+    return { delivered: true, accepted, deliveryIds, attempts };
+  }
+
+  /** Send logged delivery `id` again: same id, body and URL; new attempts as the switches say. */
+  async resend(id: string): Promise<Emitted | NotDelivered> {
+    const logged = this.log.find(id);
+    if (logged === undefined) {
+      return {
+        delivered: false,
+        reason: `delivery ${id} is not in the delivery log (it keeps the newest records, up to deliveryLogBytes)`,
+      };
+    }
+    const { shop, hook, url, events } = logged.record;
+    const attempts: Delivery[] = [];
+    const target: Target = { id, shop, hook, url, bodyText: logged.bodyText, events };
+    const accepted = await this.sendWithRetries(target, "resend", attempts);
+    return { delivered: true, accepted, deliveryIds: [id], attempts };
+  }
+
+  /** Whether the delivery about to be counted gets a duplicate: `deliveryDuplicates` of them, spread evenly. */
+  private duplicateDue(): boolean {
+    const rate = this.deps.switches().deliveryDuplicates;
+    const n = this.sends++;
+    return Math.ceil((n + 1) * rate - 1e-9) > Math.ceil(n * rate - 1e-9);
+  }
+
+  /** Attempt `target` until accepted or out of attempts; appends each record to `into`; true if accepted. */
+  private async sendWithRetries(target: Target, send: DeliverySend, into: Delivery[]): Promise<boolean> {
+    const maxAttempts = this.deps.switches().deliveryAttempts;
+    for (let attempt = 1; attempt <= maxAttempts && !this.closed; attempt++) {
+      const switches = this.deps.switches();
+      const headers: Record<string, string> = {
+        "content-type": "application/json; charset=utf-8",
+        "content-length": String(Buffer.byteLength(target.bodyText)),
+        "user-agent": DELIVERY_USER_AGENT,
+        [HOOK_HEADER]: target.hook,
+        [DELIVERY_ID_HEADER]: target.id,
+      };
+      const token = this.deps.apiKeyToken(target.shop);
+      if (token !== undefined) headers[API_KEY_HEADER] = token;
+      const at = new Date().toISOString();
+      const outcome = await postOnce(
+        this.agent,
+        target.url,
+        headers,
+        target.bodyText,
+        switches.deliveryTimeoutMs,
+      );
+      const result = attemptResult(outcome, switches.deliveryFailure);
+      const again = result !== "accepted" && attempt < maxAttempts;
+      const record: Omit<Delivery, "body"> = {
+        id: target.id,
+        shop: target.shop,
+        hook: target.hook,
+        url: target.url,
+        events: target.events,
+        send,
+        attempt,
+        maxAttempts,
+        at,
+        durationMs: outcome.durationMs,
+        headers: token === undefined ? headers : { ...headers, [API_KEY_HEADER]: "[REDACTED]" },
+        result,
+        ...(outcome.status === undefined ? {} : { status: outcome.status }),
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        ...(outcome.response === undefined ? {} : { response: this.deps.scrub(outcome.response) }),
+        ...(again ? { retryInMs: backoffMs(switches.deliveryBackoffMs, attempt) } : {}),
+      };
+      const logged = { record, bodyText: target.bodyText };
+      this.log.add(logged);
+      into.push(asDelivery(logged));
+      this.tell(asDelivery(logged));
+      if (result === "accepted") return true;
+      if (record.retryInMs !== undefined) await this.wait(record.retryInMs);
+    }
+    return false;
+  }
+
+  private tell(attempt: Delivery): void {
+    try {
+      this.deps.onAttempt?.(attempt);
+    } catch {
+      // An observer that throws does not change the delivery.
+    }
+  }
+
+  /** Wait `ms`, or less when the deliverer closes. */
+  private wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.waits.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waits.add(done);
+    });
   }
 
   /** Copies of the delivery records, oldest first. */
   list(): Delivery[] {
-    return this.records.map((d) => structuredClone(d));
+    return this.log.list();
+  }
+
+  /** The delivery log as chunks of one JSON array, from the live log. */
+  listingChunks(): Iterable<string> {
+    return this.log.chunks();
   }
 
   /** Forget every record. */
   clear(): void {
-    this.records = [];
+    this.log.clear();
   }
 
-  /** Close pooled connections, abandoning deliveries in flight. */
+  /** Stop: no further attempts, retries waiting are abandoned, connections closed. */
   async close(): Promise<void> {
+    this.closed = true;
+    for (const done of [...this.waits]) done();
     await this.agent.destroy();
   }
 }
 
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-  const code = (error as NodeJS.ErrnoException).code;
-  return `${code === undefined ? error.name : code}: ${error.message}${cause}`;
+/** The body of a delivery as JSON text; refuses one over MAX_DELIVERY_BODY_BYTES (naming the fix). */
+function bodyText(hooks: Array<Record<string, unknown>>): string {
+  const text = stringifyJson({ data: { hooks } }, (t) => t, MAX_DELIVERY_BODY_BYTES);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_DELIVERY_BODY_BYTES) {
+    throw new InvalidInputError(
+      `invalid event: a delivery body would exceed ${MAX_DELIVERY_BODY_BYTES} bytes; send fewer shipmentIds, a smaller count or eventsPerDelivery, or smaller set values`,
+    );
+  }
+  return text;
 }

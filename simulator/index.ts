@@ -4,6 +4,8 @@
  */
 /** Default shops, switches and production's rate limits. */
 export { DEFAULT_SHOPS, DEFAULT_SWITCHES, PRODUCTION_RATE_LIMIT } from "./constants";
+/** The line the CLI prints for one delivery attempt. */
+export { formatAttempt } from "./delivery-format";
 /** Error codes used in `errors[].code`. */
 export { ERROR_CODES } from "./errors";
 /** An active fault as listed by `GET /__sim/faults`. */
@@ -16,10 +18,14 @@ export { InvalidInputError } from "./schemas";
 export { isLoopbackHost, startSimulator } from "./simulator";
 /** The public types (contract shared with provider/). */
 export type {
+  AttemptResult,
   Delivery,
+  DeliverySend,
+  Emitted,
   FaultSpec,
   Hook,
   NotDelivered,
+  PayloadOverrides,
   RateLimitSettings,
   RequestLogEntry,
   RunningSimulator,

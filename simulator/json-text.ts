@@ -78,3 +78,15 @@ export function describeValue(value: unknown): string {
   }
   return JSON.stringify(value) ?? String(value);
 }
+
+/** Whether a value produced by `JSON.parse` nests containers more than `maxDepth` levels deep (iterative). */
+export function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (typeof item.value !== "object" || item.value === null) continue;
+    const depth = item.depth + 1;
+    if (depth > maxDepth) return true;
+    for (const child of Object.values(item.value)) stack.push({ value: child, depth });
+  }
+  return false;
+}

@@ -1,9 +1,10 @@
 /**
  * HTTP/1.1 message rules (RFC 9110 / 9112) checked before any route: the request target (origin-form and
- * absolute-form, percent-encoded unreserved characters decoded, one trailing slash ignored), the Host header,
- * and answers written straight to a socket for requests Node's parser refuses.
+ * absolute-form, percent-encoded unreserved characters decoded, one trailing slash ignored), the Host header
+ * and its value, transfer codings, and answers written straight to a socket for requests Node's parser refuses.
  */
 import { type IncomingMessage, STATUS_CODES } from "node:http";
+import { isIPv6 } from "node:net";
 import type { Duplex } from "node:stream";
 import { ApiError, ERROR_CODES } from "./errors";
 import { errorAnswer } from "./http-util";
@@ -58,15 +59,75 @@ export function parseTarget(target: string): Target {
   return { path, rawPath, query };
 }
 
-/** A 400 for an HTTP/1.1 request without exactly one Host header (RFC 9112 3.2), or undefined. */
-export function hostProblem(req: IncomingMessage): ApiError | undefined {
-  let hosts = 0;
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    if (req.rawHeaders[i]?.toLowerCase() === "host") hosts++;
+/** `host[:port]`: an IP literal in brackets or a reg-name, then an optional port (RFC 3986 3.2.2, 3.2.3). */
+const HOST_VALUE = /^(\[[^\]]*\]|[^:[\]]*)(?::(\d*))?$/;
+/** A reg-name: unreserved, sub-delims and percent-encodings (RFC 3986 3.2.2). */
+const REG_NAME = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
+/** Largest TCP port. */
+const MAX_PORT = 65_535;
+
+/** Why a Host value is not `uri-host [":" port]` (RFC 9112 3.2), or undefined when it is. */
+export function hostValueProblem(value: string): string | undefined {
+  const match = HOST_VALUE.exec(value);
+  if (match === null) return "is not a host name or address with an optional :port";
+  const [, host = "", port] = match;
+  if (host.startsWith("[")) {
+    if (!isIPv6(host.slice(1, -1))) return "holds a bracketed literal that is not an IPv6 address";
+  } else if (!REG_NAME.test(host)) return "holds a character a host name cannot have";
+  if (port !== undefined && port !== "" && Number(port) > MAX_PORT) return `has a port above ${MAX_PORT}`;
+  return undefined;
+}
+
+/** The Host header's lines, from the raw list (Node's `req.headers.host` keeps only the first). */
+export function hostLines(req: IncomingMessage): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]?.toLowerCase() === "host") lines.push(req.rawHeaders[i + 1] ?? "");
   }
-  if (hosts === 1 || (hosts === 0 && req.httpVersion === "1.0")) return undefined;
-  const why = hosts === 0 ? "has no Host header" : `has ${hosts} Host headers`;
-  return new ApiError(400, ERROR_CODES.generic, "Bad request", `the request ${why}; send exactly one`);
+  return lines;
+}
+
+/**
+ * A 400 for an HTTP/1.1 request without exactly one Host header, or with a Host value that is not
+ * `host[:port]` (RFC 9112 3.2); undefined otherwise.
+ */
+export function hostProblem(req: IncomingMessage): ApiError | undefined {
+  const hosts = hostLines(req);
+  const bad = (why: string): ApiError =>
+    new ApiError(400, ERROR_CODES.generic, "Bad request", `the request ${why}`);
+  if (hosts.length === 0)
+    return req.httpVersion === "1.0" ? undefined : bad("has no Host header; send exactly one");
+  if (hosts.length > 1) return bad(`has ${hosts.length} Host headers; send exactly one`);
+  const value = hosts[0] ?? "";
+  const problem = hostValueProblem(value);
+  if (problem === undefined) return undefined;
+  return bad(
+    `Host header "${value.slice(0, LONGEST_SHOWN)}" ${problem} (RFC 9112 3.2); send the host and port of the URL, e.g. Host: 127.0.0.1:4010`,
+  );
+}
+
+/**
+ * A 501 for a Transfer-Encoding other than `chunked` alone (RFC 9112 6.1: a server that does not understand
+ * a transfer coding answers 501): Node would decode only the chunked framing and hand on a body still in the
+ * other coding. The connection is closed after the answer, since the body is not read.
+ */
+export function transferCodingProblem(req: IncomingMessage): ApiError | undefined {
+  const codings: string[] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]?.toLowerCase() !== "transfer-encoding") continue;
+    for (const coding of (req.rawHeaders[i + 1] ?? "").split(",")) {
+      if (coding.trim() !== "") codings.push(coding.trim().toLowerCase());
+    }
+  }
+  const other = codings.filter((coding) => coding !== "chunked");
+  if (other.length === 0) return undefined;
+  return new ApiError(
+    501,
+    ERROR_CODES.generic,
+    "Not implemented",
+    `Transfer-Encoding "${codings.join(", ").slice(0, LONGEST_SHOWN)}" is not supported: only chunked is decoded; send the body with Content-Length, or with Transfer-Encoding: chunked alone`,
+    { connection: "close" },
+  );
 }
 
 /** A 417 for an `Expect` other than 100-continue (RFC 9110 10.1.1). */

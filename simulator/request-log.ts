@@ -2,11 +2,12 @@
  * The request log: API requests, oldest first, bounded by entries and by bytes. Entries are added when a
  * request arrives and completed (status, shop, body...) as it is handled, so a stalled request is visible
  * with status 0. Bodies are kept as scrubbed JSON text (never as a parsed tree: nothing here recurses over
- * client input), cut to a preview past LOG_BODY_MAX_CHARS. The listing is produced in chunks, never as one
- * string.
+ * client input), cut to a preview past LOG_BODY_MAX_CHARS. The listing is produced in chunks from the live
+ * log, never as one string nor from a copy.
  */
 import type { IncomingMessage } from "node:http";
 import { type KeyRing, REDACTED, redactAuthorization } from "./auth";
+import { BoundedQueue, type Slot } from "./bounded-queue";
 import {
   LOG_BODY_MAX_CHARS,
   LOG_BODY_PREVIEW_CHARS,
@@ -72,12 +73,10 @@ function detached(text: string): string {
 const textBytes = (text: string): number => 2 * text.length;
 
 /** One logged request: the public entry (completed in place while handled) and its body as JSON text. */
-interface Slot {
+interface Logged {
   entry: RequestLogEntry;
   /** Scrubbed JSON text of the body, when it was kept whole. */
   bodyJson: string | undefined;
-  /** Charged bytes (see `cost`). */
-  bytes: number;
 }
 
 /** An upper bound of the memory an entry holds: its strings at two bytes per character, plus overheads. */
@@ -91,23 +90,22 @@ function cost(entry: RequestLogEntry, bodyJson: string | undefined): number {
   return bytes;
 }
 
-/** Listing chunks are gathered up to about this many characters before they are handed out. */
-const LISTING_CHUNK_CHARS = 64 * 1024;
+/** An entry as JSON text, its body spliced in from the kept text (never re-serialised). */
+function render({ entry, bodyJson }: Logged): string {
+  const fields = JSON.stringify(entry);
+  return bodyJson === undefined ? fields : `${fields.slice(0, -1)},"body":${bodyJson}}`;
+}
 
 /** Entries oldest first, at most `maxEntries` of them and at most `maxBytes` charged bytes. */
 export class RequestLog {
-  /** Queue of slots; `slots[head]` is the oldest (earlier indexes are spent). */
-  private slots: Slot[] = [];
-  private head = 0;
-  private bytes = 0;
+  private readonly queue: BoundedQueue<Logged>;
   private seq = 0;
-  private readonly byEntry = new WeakMap<RequestLogEntry, Slot>();
+  private readonly byEntry = new WeakMap<RequestLogEntry, Slot<Logged>>();
 
   /** Keep at most `maxEntries` entries and `maxBytes` charged bytes (oldest dropped first). */
-  constructor(
-    private readonly maxEntries: number,
-    private readonly maxBytes: number,
-  ) {}
+  constructor(maxEntries: number, maxBytes: number) {
+    this.queue = new BoundedQueue(maxEntries, maxBytes);
+  }
 
   /** Begin an entry for an arriving request (status 0 until answered). */
   begin(req: IncomingMessage, path: string, query: string, ring: KeyRing): RequestLogEntry {
@@ -120,11 +118,7 @@ export class RequestLog {
       headers: loggedHeaders(req, ring),
       status: 0,
     };
-    const slot: Slot = { entry, bodyJson: undefined, bytes: cost(entry, undefined) };
-    this.slots.push(slot);
-    this.byEntry.set(entry, slot);
-    this.bytes += slot.bytes;
-    this.evict();
+    this.byEntry.set(entry, this.queue.push({ entry, bodyJson: undefined }, cost(entry, undefined)));
     return entry;
   }
 
@@ -136,6 +130,7 @@ export class RequestLog {
   recordBody(entry: RequestLogEntry, body: unknown, sizeBytes: number, ring: KeyRing): void {
     const slot = this.byEntry.get(entry);
     entry.bodyBytes = sizeBytes;
+    if (slot === undefined || !this.queue.holds(slot)) return; // already dropped from the log
     // A string past the limit makes the body a preview, which shows only its start: scrub only that.
     const scrubStart = (s: string): string =>
       ring.scrub(s.length > LOG_BODY_MAX_CHARS ? s.slice(0, LOG_BODY_MAX_CHARS + 1) : s);
@@ -144,39 +139,18 @@ export class RequestLog {
       entry.bodyTruncated = true;
       // Scrubbed before cutting: a cut can split "[REDACTED]", never a credential.
       entry.bodyPreview = detached(text.slice(0, LOG_BODY_PREVIEW_CHARS));
-    } else if (slot !== undefined) slot.bodyJson = text;
-    if (slot === undefined) return; // already dropped from the log
-    const bytes = cost(entry, slot.bodyJson);
-    this.bytes += bytes - slot.bytes;
-    slot.bytes = bytes;
-    this.evict();
-  }
-
-  /** Drop the oldest entries while over a limit (the newest entry always stays). */
-  private evict(): void {
-    while (
-      this.slots.length - this.head > 1 &&
-      (this.slots.length - this.head > this.maxEntries || this.bytes > this.maxBytes)
-    ) {
-      const oldest = this.slots[this.head] as Slot;
-      this.bytes -= oldest.bytes;
-      this.byEntry.delete(oldest.entry);
-      this.head += 1;
-    }
-    if (this.head > 1024 && this.head * 2 > this.slots.length) {
-      this.slots = this.slots.slice(this.head);
-      this.head = 0;
-    }
+    } else slot.item.bodyJson = text;
+    this.queue.recharge(slot, cost(entry, slot.item.bodyJson));
   }
 
   /** Number of entries and their charged bytes (for tests and benchmarks). */
   size(): { entries: number; bytes: number } {
-    return { entries: this.slots.length - this.head, bytes: this.bytes };
+    return this.queue.size();
   }
 
   /** Copies of the entries, oldest first (bodies parsed anew from their text). */
   list(): RequestLogEntry[] {
-    return this.slots.slice(this.head).map(({ entry, bodyJson }) => {
+    return this.queue.items().map(({ entry, bodyJson }) => {
       const copy: RequestLogEntry = { ...entry, headers: { ...entry.headers } };
       if (bodyJson !== undefined) copy.body = JSON.parse(bodyJson);
       return copy;
@@ -184,29 +158,17 @@ export class RequestLog {
   }
 
   /**
-   * The log as a JSON array, in chunks of about LISTING_CHUNK_CHARS characters, for streaming: the
-   * entries are those present when called; no single string holds the whole listing.
+   * The log as a JSON array, in chunks, for streaming: the entries present when called that are still
+   * kept when reached. No single string holds the whole listing, and a stalled listing holds no entry the
+   * log has dropped.
    */
-  *listingChunks(): Generator<string> {
-    const slots = this.slots.slice(this.head);
-    let chunk = "[";
-    for (const [i, { entry, bodyJson }] of slots.entries()) {
-      const fields = JSON.stringify(entry);
-      const text = bodyJson === undefined ? fields : `${fields.slice(0, -1)},"body":${bodyJson}}`;
-      chunk += i === 0 ? text : `,${text}`;
-      if (chunk.length >= LISTING_CHUNK_CHARS) {
-        yield chunk;
-        chunk = "";
-      }
-    }
-    yield `${chunk}]`;
+  listingChunks(): Iterable<string> {
+    return this.queue.chunks(render);
   }
 
   /** Drop every entry; `resetSeq` also restarts numbering at 1. */
   clear(resetSeq = false): void {
-    this.slots = [];
-    this.head = 0;
-    this.bytes = 0;
+    this.queue.clear();
     if (resetSeq) this.seq = 0;
   }
 }

@@ -1,11 +1,17 @@
 /**
  * Runtime schemas (zod) for everything that enters through options, control endpoints, the CLI or files:
- * switches, faults, events, shop seeds and the state file. API request bodies are validated by hand in
+ * switches, faults, shop seeds and the state file (events: `event-schema.ts`). API request bodies are validated by hand in
  * `validation.ts` to produce production-style messages.
  */
 import { z } from "zod";
-import { HOOKS, MAX_TIMER_MS } from "./constants";
-import type { FaultSpec, ShopSeed, SimEvent, Switches } from "./types";
+import {
+  HOOKS,
+  MAX_DELIVERY_ATTEMPTS,
+  MAX_DELIVERY_WAIT_MS,
+  MAX_EVENTS_PER_DELIVERY,
+  MAX_TIMER_MS,
+} from "./constants";
+import type { FaultSpec, ShopSeed, Switches } from "./types";
 
 const nonNegativeInt = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const positiveInt = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
@@ -30,6 +36,14 @@ const switchesPatch = z.strictObject({
   partialIds: z.enum(["subset", "404"]).optional(),
   deleteCheckOrder: z.enum(["ownership", "existence"]).optional(),
   shopFields: z.enum(["listed", "omitted"]).optional(),
+  deliveryAttempts: z.number().int().min(1).max(MAX_DELIVERY_ATTEMPTS).optional(),
+  deliveryBackoffMs: z.number().int().min(0).max(MAX_DELIVERY_WAIT_MS).optional(),
+  deliveryFailure: z.enum(["non-2xx", "5xx"]).optional(),
+  deliveryTimeoutMs: z.number().int().min(1).max(MAX_DELIVERY_WAIT_MS).optional(),
+  deliveryDuplicates: z.number().min(0).max(1).optional(),
+  duplicateDeliveryId: z.enum(["same", "new"]).optional(),
+  eventsPerDelivery: z.number().int().min(1).max(MAX_EVENTS_PER_DELIVERY).optional(),
+  eventField: z.enum(["omitted", "included"]).optional(),
 });
 
 const faultSpec = z.discriminatedUnion("kind", [
@@ -67,33 +81,10 @@ export const SHIPMENT_STATUSES: readonly number[] = [
   ...Array.from({ length: 9 }, (_, i) => i + 30),
 ];
 
-const shopName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be 1-64 characters of A-Z a-z 0-9 _ . -");
-
-const simEvent = z.discriminatedUnion("kind", [
-  z.strictObject({
-    kind: z.literal("shipment_status_change"),
-    shop: shopName,
-    shipmentId: positiveInt,
-    status: positiveInt.refine(
-      (s) => SHIPMENT_STATUSES.includes(s),
-      "must be a known shipment status (1-19, 30-38)",
-    ),
-  }),
-  z.strictObject({
-    kind: z.literal("shipment_label_created"),
-    shop: shopName,
-    shipmentIds: z.array(positiveInt).min(1),
-    status: z.enum(["success", "failed"]),
-  }),
-  z.strictObject({
-    kind: z.literal("order_status_change"),
-    shop: shopName,
-    uuid: z
-      .string()
-      .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID"),
-    status: z.enum(["open", "partially_processed", "processed", "cancelled"]),
-  }),
-]);
+/** A shop name: 1-64 characters of A-Z a-z 0-9 _ . - */
+export const shopName = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be 1-64 characters of A-Z a-z 0-9 _ . -");
 
 const apiKey = z
   .string()
@@ -144,7 +135,8 @@ export class InvalidInputError extends Error {
   }
 }
 
-function parse(schema: z.ZodType, input: unknown, what: string): unknown {
+/** Validate `input` with `schema`; throws InvalidInputError naming `what` and each bad field. */
+export function parse(schema: z.ZodType, input: unknown, what: string): unknown {
   const result = schema.safeParse(input);
   if (!result.success) throw new InvalidInputError(`invalid ${what}: ${formatIssues(result.error)}`);
   return result.data;
@@ -158,11 +150,6 @@ export function parseSwitchesPatch(input: unknown): Partial<Switches> {
 /** Validate a fault specification. */
 export function parseFault(input: unknown): FaultSpec {
   return parse(faultSpec, input, "fault") as FaultSpec;
-}
-
-/** Validate an event to emit. */
-export function parseEvent(input: unknown): SimEvent {
-  return parse(simEvent, input, "event") as SimEvent;
 }
 
 /** Validate shop seeds: shape, unique shop names, every key used once across all shops. */

@@ -13,24 +13,13 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { type ApiDeps, handleApi } from "./api";
 import { wwwAuthenticate } from "./auth";
-import {
-  CONNECTIONS_CHECK_INTERVAL_MS,
-  DEFAULT_BODY_LIMIT_BYTES,
-  DEFAULT_STALL_MS,
-  HEADERS_TIMEOUT_MS,
-} from "./constants";
-import { type ControlTarget, handleControl } from "./control";
-import { ApiError, decodeUtf8Body, ERROR_CODES, parseJsonBody } from "./errors";
+import { CONNECTIONS_CHECK_INTERVAL_MS, DEFAULT_STALL_MS, HEADERS_TIMEOUT_MS } from "./constants";
+import type { ControlTarget } from "./control";
+import { answerControl, type ControlDeps, toAnswer } from "./control-http";
+import { ApiError, ERROR_CODES } from "./errors";
 import type { FaultList } from "./faults";
-import {
-  type Answer,
-  ClientGoneError,
-  contentEncodingProblem,
-  errorAnswer,
-  readBody,
-  send,
-} from "./http-util";
-import { JsonChunks, sendChunks } from "./json-stream";
+import { type Answer, ClientGoneError, errorAnswer, send } from "./http-util";
+import { ListingGate } from "./json-stream";
 import {
   answerOnSocket,
   expectationFailed,
@@ -38,6 +27,7 @@ import {
   parseTarget,
   requestLine,
   type Target,
+  transferCodingProblem,
 } from "./protocol";
 import type { RequestLog } from "./request-log";
 import type { RequestLogEntry } from "./types";
@@ -48,6 +38,8 @@ export interface ServerDeps {
   control: ControlTarget;
   log: RequestLog;
   faults: FaultList;
+  /** Time a streamed listing may wait for its reader, in milliseconds, before it is cut. */
+  listingTimeoutMs: number;
 }
 
 /** A server plus the means to stop it without waiting for stalled or delayed requests. */
@@ -67,43 +59,6 @@ function splitRaw(target: string): { rawPath: string; query: string } {
 
 function isControlPath(path: string): boolean {
   return path === "/__sim" || path.startsWith("/__sim/");
-}
-
-function toAnswer(error: unknown, scrub: (text: string) => string): Answer {
-  if (error instanceof ApiError) return errorAnswer(error, scrub);
-  const message = error instanceof Error ? error.message : String(error);
-  return errorAnswer(
-    new ApiError(500, ERROR_CODES.generic, "Internal server error", `simulator error: ${message}`),
-    scrub,
-  );
-}
-
-async function readControlJson(req: IncomingMessage, timeoutMs: number): Promise<unknown> {
-  const encoding = contentEncodingProblem(req.headers["content-encoding"]);
-  if (encoding !== undefined) throw encoding;
-  const result = await readBody(req, DEFAULT_BODY_LIMIT_BYTES, timeoutMs);
-  if (result.timedOut) {
-    throw new ApiError(
-      408,
-      ERROR_CODES.generic,
-      "Request timeout",
-      "the request body did not arrive in time",
-      {
-        connection: "close",
-      },
-    );
-  }
-  if (!result.ok) {
-    throw new ApiError(
-      413,
-      ERROR_CODES.generic,
-      "Payload too large",
-      `the body exceeds ${DEFAULT_BODY_LIMIT_BYTES} bytes`,
-    );
-  }
-  const text = decodeUtf8Body(result.bytes);
-  if (text.trim() === "") return {};
-  return parseJsonBody(text);
 }
 
 /** Statuses Node's HTTP parser errors map to (as its default handler does); anything else is a 400. */
@@ -227,21 +182,13 @@ export function createSimServer(deps: ServerDeps): SimServer {
     answer(res, entry, result);
   }
 
-  async function onControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    let result: Answer;
-    try {
-      result = await handleControl(deps.control, {
-        method: req.method ?? "",
-        path,
-        remoteAddress: req.socket.remoteAddress,
-        readJson: () => readControlJson(req, deps.api.bodyTimeoutMs),
-      });
-    } catch (error) {
-      result = toAnswer(error, (t) => deps.api.ring.scrub(t));
-    }
-    if (result.body instanceof JsonChunks) return sendChunks(res, result.status, result.body);
-    answer(res, undefined, result);
-  }
+  const controlDeps: ControlDeps = {
+    target: deps.control,
+    bodyTimeoutMs: deps.api.bodyTimeoutMs,
+    listingTimeoutMs: deps.listingTimeoutMs,
+    gate: new ListingGate(),
+    scrub: (text) => deps.api.ring.scrub(text),
+  };
 
   const server = createServer(
     {
@@ -262,13 +209,14 @@ export function createSimServer(deps: ServerDeps): SimServer {
       target = { ...splitRaw(req.url ?? "/"), path: "" };
       refusal = error as ApiError;
     }
+    refusal ??= transferCodingProblem(req);
     if (refusal !== undefined && isControlPath(target.rawPath)) {
       answer(res, undefined, errorAnswer(refusal));
       return;
     }
     const handled =
       refusal === undefined && isControlPath(target.path)
-        ? onControl(req, res, target.path)
+        ? answerControl(controlDeps, req, res, target.path)
         : onApi(req, res, target, refusal);
     handled.catch((error: unknown) => {
       if (!res.headersSent && !res.destroyed)

@@ -5,22 +5,26 @@ import { basename } from "node:path";
 import { KeyRing } from "./auth";
 import {
   DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_DELIVERY_LOG_BYTES,
   DEFAULT_HOST,
+  DEFAULT_LISTING_TIMEOUT_MS,
   DEFAULT_PORT,
   DEFAULT_REQUEST_LOG_BYTES,
   DEFAULT_REQUEST_LOG_LIMIT,
   DEFAULT_SHOPS,
   DEFAULT_SWITCHES,
+  MAX_TIMER_MS,
   MIN_REQUEST_LOG_BYTES,
 } from "./constants";
 import { isLoopbackAddress } from "./control";
 import { ApiError, ERROR_CODES } from "./errors";
+import { parseEvent, parseResend } from "./event-schema";
 import { Deliverer } from "./events";
 import { FaultList } from "./faults";
 import { loadState, removeInterruptedSaves, StateWriter } from "./persistence";
 import { RateLimiter } from "./rate-limit";
 import { RequestLog } from "./request-log";
-import { InvalidInputError, parseEvent, parseFault, parseShopSeeds, parseSwitchesPatch } from "./schemas";
+import { InvalidInputError, parseFault, parseShopSeeds, parseSwitchesPatch } from "./schemas";
 import { createSimServer } from "./server";
 import { SubscriptionStore } from "./store";
 import type { RunningSimulator, SimulatorOptions, Switches } from "./types";
@@ -31,15 +35,22 @@ export function isLoopbackHost(host: string): boolean {
   return bare === "localhost" || (isIP(bare) !== 0 && isLoopbackAddress(bare));
 }
 
-/** Longest delay a Node timer takes, in milliseconds (2^31-1). */
-const MAX_TIMER_MS = 2_147_483_647;
-
 interface CheckedOptions {
   host: string;
   port: number;
   logLimit: number;
   logBytes: number;
+  deliveryLogBytes: number;
   bodyTimeoutMs: number;
+  listingTimeoutMs: number;
+}
+
+/** `value`, or an InvalidInputError naming the option when it is not an integer in `min`-`max`. */
+function integerOption(name: string, value: number, min: number, max: number): number {
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new InvalidInputError(`${name} ${value} is not an integer in ${min}-${max}`);
+  }
+  return value;
 }
 
 function checkOptions(options: SimulatorOptions): CheckedOptions {
@@ -55,17 +66,31 @@ function checkOptions(options: SimulatorOptions): CheckedOptions {
   if (!Number.isInteger(logLimit) || logLimit < 1) {
     throw new InvalidInputError(`requestLogLimit ${logLimit} is not a positive integer`);
   }
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-  if (!Number.isInteger(bodyTimeoutMs) || bodyTimeoutMs < 1 || bodyTimeoutMs > MAX_TIMER_MS) {
-    throw new InvalidInputError(`bodyTimeoutMs ${bodyTimeoutMs} is not an integer in 1-${MAX_TIMER_MS}`);
-  }
-  const logBytes = options.requestLogBytes ?? DEFAULT_REQUEST_LOG_BYTES;
-  if (!Number.isSafeInteger(logBytes) || logBytes < MIN_REQUEST_LOG_BYTES) {
+  const bodyTimeoutMs = integerOption(
+    "bodyTimeoutMs",
+    options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    1,
+    MAX_TIMER_MS,
+  );
+  const listingTimeoutMs = integerOption(
+    "listingTimeoutMs",
+    options.listingTimeoutMs ?? DEFAULT_LISTING_TIMEOUT_MS,
+    1,
+    MAX_TIMER_MS,
+  );
+  const bytes = (name: string, value: number): number => {
+    if (Number.isSafeInteger(value) && value >= MIN_REQUEST_LOG_BYTES) return value;
     throw new InvalidInputError(
-      `requestLogBytes ${logBytes} is not an integer of at least ${MIN_REQUEST_LOG_BYTES} (1 MiB)`,
+      `${name} ${value} is not an integer of at least ${MIN_REQUEST_LOG_BYTES} (1 MiB)`,
     );
+  };
+  const logBytes = bytes("requestLogBytes", options.requestLogBytes ?? DEFAULT_REQUEST_LOG_BYTES);
+  const deliveryLogBytes = bytes("deliveryLogBytes", options.deliveryLogBytes ?? DEFAULT_DELIVERY_LOG_BYTES);
+  if (options.onDelivery !== undefined && typeof options.onDelivery !== "function") {
+    throw new InvalidInputError("onDelivery must be a function (it is called with each delivery attempt)");
   }
-  return { host: host.startsWith("[") ? host.slice(1, -1) : host, port, logLimit, logBytes, bodyTimeoutMs };
+  const bare = host.startsWith("[") ? host.slice(1, -1) : host;
+  return { host: bare, port, logLimit, logBytes, deliveryLogBytes, bodyTimeoutMs, listingTimeoutMs };
 }
 
 /**
@@ -88,6 +113,7 @@ function saveFailed(dataFile: string, error: unknown): ApiError {
 interface ControlExtras {
   activeFaults: FaultList["list"];
   requestChunks: RequestLog["listingChunks"];
+  deliveryChunks: Deliverer["listingChunks"];
 }
 
 function sameRateLimit(a: Switches["rateLimit"], b: Switches["rateLimit"]): boolean {
@@ -96,7 +122,8 @@ function sameRateLimit(a: Switches["rateLimit"], b: Switches["rateLimit"]): bool
 
 /** Start a simulator. Rejects with InvalidInputError on bad options, SimulatorStateError on a bad data file. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const { host, port, logLimit, logBytes, bodyTimeoutMs } = checkOptions(options);
+  const checked = checkOptions(options);
+  const { host, port, logLimit, logBytes, bodyTimeoutMs } = checked;
   const shops = parseShopSeeds(structuredClone(options.shops ?? DEFAULT_SHOPS));
   let switches: Switches = { ...DEFAULT_SWITCHES, ...parseSwitchesPatch(options.switches ?? {}) };
 
@@ -124,7 +151,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const tokens = new Map(
     shops.map((s) => [s.name, Buffer.from(s.keys.readWrite[0] ?? "").toString("base64")]),
   );
-  const deliverer = new Deliverer(store, (shop) => tokens.get(shop), options.deliveryCa);
+  const deliverer = new Deliverer({
+    store,
+    switches: () => switches,
+    apiKeyToken: (shop) => tokens.get(shop),
+    scrub: (text) => ring.scrub(text),
+    firstShop: shops[0]?.name ?? "",
+    extraCa: options.deliveryCa,
+    logBytes: checked.deliveryLogBytes,
+    onAttempt: options.onDelivery,
+  });
 
   const sim: Omit<RunningSimulator, "baseUrl" | "close"> & ControlExtras = {
     subscriptions: (shop) => store.list(shop),
@@ -150,7 +186,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       await persist();
     },
     deliveries: () => deliverer.list(),
+    deliveryChunks: () => deliverer.listingChunks(),
     emit: async (event) => deliverer.emit(parseEvent(event)),
+    resend: async (id) => deliverer.resend(parseResend({ id })),
   };
 
   const simServer = createSimServer({
@@ -158,6 +196,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     control: sim,
     log,
     faults,
+    listingTimeoutMs: checked.listingTimeoutMs,
   });
   await new Promise<void>((resolve, reject) => {
     simServer.server.once("error", reject);

@@ -3,6 +3,19 @@
  * do not rename them.
  */
 
+import type { Delivery, Emitted, NotDelivered, SimEvent } from "./delivery-types";
+
+/** Events and delivery records (delivery-types.ts), re-exported so every public type is importable from here. */
+export type {
+  AttemptResult,
+  Delivery,
+  DeliverySend,
+  Emitted,
+  NotDelivered,
+  PayloadOverrides,
+  SimEvent,
+} from "./delivery-types";
+
 /** The three webhook hooks the Shipping Service knows. */
 export type Hook = "shipment_status_change" | "shipment_label_created" | "order_status_change";
 
@@ -60,6 +73,25 @@ export interface Switches {
   deleteCheckOrder: "ownership" | "existence";
   /** Whether listed subscriptions carry `shop_id` and `account_id` ("listed") or not ("omitted"). Default "listed". */
   shopFields: "listed" | "omitted";
+  /** Attempts per delivery, the first included (1-10). Default 3. */
+  deliveryAttempts: number;
+  /** Wait before the second attempt, in milliseconds (0-60 000); it doubles for each later one. Default 1000. */
+  deliveryBackoffMs: number;
+  /**
+   * Which answers count as a failed attempt (retried): "non-2xx" (any status outside 200-299) or "5xx" (only
+   * 500-599). A timeout or a connection error is always a failure. Default "non-2xx".
+   */
+  deliveryFailure: "non-2xx" | "5xx";
+  /** Time the receiver has to answer one attempt, in milliseconds (1-60 000). Default 5000. */
+  deliveryTimeoutMs: number;
+  /** Share of deliveries (0..1) sent a second time, spread evenly (0.5: the 1st, 3rd, 5th...). Default 0. */
+  deliveryDuplicates: number;
+  /** Whether a duplicate carries the delivery id of the first send ("same") or one of its own ("new"). Default "same". */
+  duplicateDeliveryId: "same" | "new";
+  /** Most events in one delivery, when several are sent at once (1-100). Default 10. */
+  eventsPerDelivery: number;
+  /** Whether each event in `data.hooks` carries an `event` key naming its hook. Default "omitted" (as production). */
+  eventField: "omitted" | "included";
 }
 
 /** A programmable fault applied to API requests (never to control endpoints). */
@@ -105,35 +137,6 @@ export interface RequestLogEntry {
   bodyPreview?: string;
 }
 
-/** One attempted webhook delivery and its outcome. */
-export interface Delivery {
-  id: string;
-  shop: string;
-  hook: Hook;
-  url: string;
-  body: unknown;
-  status?: number;
-  error?: string;
-  at: string;
-}
-
-/** An event to notify a shop about, via its subscription for the matching hook. */
-export type SimEvent =
-  | { kind: "shipment_status_change"; shop: string; shipmentId: number; status: number }
-  | { kind: "shipment_label_created"; shop: string; shipmentIds: number[]; status: "success" | "failed" }
-  | {
-      kind: "order_status_change";
-      shop: string;
-      uuid: string;
-      status: "open" | "partially_processed" | "processed" | "cancelled";
-    };
-
-/** The answer of `emit` when nothing was sent. */
-export interface NotDelivered {
-  delivered: false;
-  reason: string;
-}
-
 /** Options of `startSimulator`. */
 export interface SimulatorOptions {
   /** Default 0 (ephemeral); the CLI defaults to 4010. */
@@ -156,6 +159,12 @@ export interface SimulatorOptions {
    * at least 1 MiB; oldest entries are dropped first.
    */
   requestLogBytes?: number;
+  /** Most memory the delivery log holds, in bytes (charged as the request log), default 16 MiB, at least 1 MiB. */
+  deliveryLogBytes?: number;
+  /** Time a streamed listing may wait for its reader to take more, in milliseconds, before it is cut (default 10 000). */
+  listingTimeoutMs?: number;
+  /** Called after every delivery attempt with its record (the CLI prints one line per attempt). */
+  onDelivery?: (attempt: Delivery) => void;
 }
 
 /** A running simulator: its address, its state and its test hooks. */
@@ -178,6 +187,10 @@ export interface RunningSimulator {
    * switches kept. Resolves once the emptied state is saved (at once in memory); rejects when the save fails.
    */
   reset(): Promise<void>;
+  /** The delivery log: one record per attempt, oldest first. */
   deliveries(): Delivery[];
-  emit(event: SimEvent): Promise<Delivery | NotDelivered>;
+  /** Send `event` to the shop's subscriber (retries and duplicates as the switches say); resolves when done. */
+  emit(event: SimEvent): Promise<Emitted | NotDelivered>;
+  /** Send a logged delivery again, with its id and body, to its URL (retries as the switches say). */
+  resend(deliveryId: string): Promise<Emitted | NotDelivered>;
 }

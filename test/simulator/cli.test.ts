@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseCli, UsageError } from "../../simulator/cli-args";
+import { DEFAULT_SWITCHES } from "../../simulator/constants";
 import { api, b64, call, subs } from "./helpers";
 
 const ROOT = resolve(__dirname, "../..");
@@ -128,6 +129,7 @@ describe("shipping-api-sim", () => {
     ]);
     try {
       expect((await call(sim.baseUrl, "GET", "/__sim/switches")).json).toEqual({
+        ...DEFAULT_SWITCHES,
         authScheme: "basic",
         getStatus: 201,
         overwrite: "keep-id",

@@ -7,7 +7,7 @@ import { api, call, startSim, subs } from "./helpers";
 const A = "https://example.com/a";
 
 function target(sim: RunningSimulator): ControlTarget {
-  return sim as RunningSimulator & Pick<ControlTarget, "activeFaults" | "requestChunks">;
+  return sim as RunningSimulator & Pick<ControlTarget, "activeFaults" | "requestChunks" | "deliveryChunks">;
 }
 
 describe("control endpoints", () => {
@@ -88,7 +88,7 @@ describe("control endpoints", () => {
     expect((await call(sim.baseUrl, "GET", "/__sim/constructor")).status).toBe(404);
     const wrong = await call(sim.baseUrl, "PUT", "/__sim/faults");
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.allow).toBe("GET, POST, DELETE");
+    expect(wrong.headers.allow).toBe("GET, HEAD, POST, DELETE");
     const bad = await call(sim.baseUrl, "PATCH", "/__sim/switches", {
       headers: { "content-type": "application/json" },
       body: "{x",

@@ -1,125 +1,63 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import type { IncomingHttpHeaders } from "node:http";
-import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventPayload } from "../../simulator/events";
-import { type Delivery, InvalidInputError, type RunningSimulator } from "../../simulator/index";
+/**
+ * Events and what a receiver gets: the fixtures as production is known to send them
+ * (../shared/spec/observed-behaviour.md), overrides, the headers, and the records of each attempt.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Emitted, InvalidInputError, type RunningSimulator, type SimEvent } from "../../simulator/index";
 import { api, b64, call, RW_KEY, startSim, subs } from "./helpers";
+import { startReceiver, type TestReceiver } from "./support/https-receiver";
 
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: unknown;
-}
-
-/** A self-signed certificate for 127.0.0.1, made with the openssl CLI at test time. */
-function makeCert(): { key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), "sim-cert-"));
-  try {
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:prime256v1",
-        "-nodes",
-        "-keyout",
-        join(dir, "key.pem"),
-        "-out",
-        join(dir, "cert.pem"),
-        "-days",
-        "1",
-        "-subj",
-        "/CN=127.0.0.1",
-        "-addext",
-        "subjectAltName=IP:127.0.0.1",
-      ],
-      { stdio: "pipe" },
-    );
-  } catch (error) {
-    throw new Error(
-      `These tests need the openssl CLI to make a test certificate (apt-get install openssl): ${(error as Error).message}`,
-    );
-  }
-  return {
-    key: readFileSync(join(dir, "key.pem"), "utf8"),
-    cert: readFileSync(join(dir, "cert.pem"), "utf8"),
-  };
-}
-
-let tls: { key: string; cert: string };
-let receiver: Server;
-let receiverUrl: string;
-const received: Received[] = [];
-let answerStatus = 200;
-
+let receiver: TestReceiver;
 beforeAll(async () => {
-  tls = makeCert();
-  receiver = createServer(tls, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({
-        path: req.url ?? "",
-        headers: req.headers,
-        body: JSON.parse(Buffer.concat(chunks).toString("utf8")),
-      });
-      res.writeHead(answerStatus).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  receiverUrl = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startReceiver();
 });
-
 afterAll(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
+});
+beforeEach(() => {
+  receiver.arrivals.length = 0;
+  receiver.script.length = 0;
 });
 
-async function subscribed(options: { trust?: boolean } = {}): Promise<RunningSimulator> {
-  const sim = await startSim(options.trust === false ? {} : { deliveryCa: tls.cert });
+const UUID = "0b7d3c1e-3f8a-4c55-9a53-6a0e2f1d9b10";
+
+async function subscribed(options: { trust?: boolean; switches?: object } = {}): Promise<RunningSimulator> {
+  const sim = await startSim({
+    ...(options.trust === false ? {} : { deliveryCa: receiver.ca.caPem }),
+    switches: { deliveryAttempts: 1, ...options.switches },
+  });
   const reply = await api(sim, "POST", "/webhook_subscriptions", {
     body: subs(
-      ["shipment_status_change", `${receiverUrl}/status`],
-      ["shipment_label_created", `${receiverUrl}/label`],
-      ["order_status_change", `${receiverUrl}/order`],
+      ["shipment_status_change", `${receiver.url}/status`],
+      ["shipment_label_created", `${receiver.url}/label`],
+      ["order_status_change", `${receiver.url}/order`],
     ),
   });
   expect(reply.status).toBe(200);
-  received.length = 0;
-  answerStatus = 200;
   return sim;
 }
 
-describe("events and deliveries", () => {
-  it("shipment_status_change: POSTs the notification with body and headers over HTTPS", async () => {
+async function sent(sim: RunningSimulator, event: SimEvent): Promise<Emitted> {
+  const result = await sim.emit(event);
+  if (!result.delivered) throw new Error(`not delivered: ${result.reason}`);
+  return result;
+}
+
+const bodies = (): unknown[] => receiver.arrivals.map((a) => JSON.parse(a.text));
+
+describe("fixtures as production sends them", () => {
+  it("shipment_status_change: the observed fields, no `event` key, over HTTPS with the sender headers", async () => {
     const sim = await subscribed();
-    const result = (await sim.emit({
+    const result = await sent(sim, {
       kind: "shipment_status_change",
       shop: "demo",
       shipmentId: 42,
       status: 7,
-    })) as Delivery;
-    expect(result).toMatchObject({
-      shop: "demo",
-      hook: "shipment_status_change",
-      url: `${receiverUrl}/status`,
-      status: 200,
     });
-    expect(result.error).toBeUndefined();
-    expect(received).toHaveLength(1);
-    const [got] = received;
     const body = {
       data: {
         hooks: [
           {
-            event: "shipment_status_change",
             shipment_id: 42,
             account_id: 1,
             shop_id: 1,
@@ -130,42 +68,41 @@ describe("events and deliveries", () => {
         ],
       },
     };
-    expect(got?.body).toEqual(body);
-    expect(result.body).toEqual(body);
-    expect(got?.path).toBe("/status");
-    expect(got?.headers).toMatchObject({
+    expect(bodies()).toEqual([body]);
+    const [arrival] = receiver.arrivals;
+    const id = result.deliveryIds[0] ?? "";
+    expect(arrival?.path).toBe("/status");
+    expect(arrival?.headers).toMatchObject({
       "content-type": "application/json; charset=utf-8",
       "x-shipping-hook": "shipment_status_change",
-      "x-shipping-delivery-id": result.id,
+      "x-shipping-delivery-id": id,
       "x-shipping-api-key": b64(RW_KEY),
     });
-    expect(result.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(sim.deliveries()).toEqual([result]);
-    // Deliveries are not API requests.
-    expect(sim.requests()).toHaveLength(1);
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result).toMatchObject({ delivered: true, accepted: true, deliveryIds: [id] });
+    expect(result.attempts).toEqual(sim.deliveries());
+    expect(sim.requests()).toHaveLength(1); // deliveries are not API requests
   });
 
-  it("shipment status 1 never notifies", async () => {
+  it("order_id on a shipment of an order; fixture values for what the event leaves out", async () => {
     const sim = await subscribed();
-    const result = await sim.emit({ kind: "shipment_status_change", shop: "demo", shipmentId: 1, status: 1 });
-    expect(result).toEqual({
-      delivered: false,
-      reason: "shipment status 1 (pending - concept) never notifies",
-    });
-    expect(received).toEqual([]);
-    expect(sim.deliveries()).toEqual([]);
+    await sent(sim, { kind: "shipment_status_change", orderId: UUID });
+    await sent(sim, { kind: "shipment_status_change" });
+    const [ofOrder, plain] = bodies() as Array<{ data: { hooks: Array<Record<string, unknown>> } }>;
+    expect(ofOrder?.data.hooks[0]).toMatchObject({ order_id: UUID, shipment_id: 100_001, status: 3 });
+    expect(plain?.data.hooks[0]).toMatchObject({ shipment_id: 100_002, status: 3 });
+    expect(plain?.data.hooks[0]).not.toHaveProperty("order_id");
   });
 
-  it("shipment_label_created: success carries the pdf, failure a reason", async () => {
+  it("shipment_label_created: success carries the pdf, failure a reason and no pdf", async () => {
     const sim = await subscribed();
-    await sim.emit({ kind: "shipment_label_created", shop: "demo", shipmentIds: [5, 6], status: "success" });
-    await sim.emit({ kind: "shipment_label_created", shop: "demo", shipmentIds: [7], status: "failed" });
-    expect(received.map((r) => r.body)).toEqual([
+    await sent(sim, { kind: "shipment_label_created", shipmentIds: [5, 6], status: "success" });
+    await sent(sim, { kind: "shipment_label_created", shipmentIds: [7], status: "failed" });
+    expect(bodies()).toEqual([
       {
         data: {
           hooks: [
             {
-              event: "shipment_label_created",
               status: "success",
               shipment_ids: [5, 6],
               printer_identifier: null,
@@ -178,7 +115,6 @@ describe("events and deliveries", () => {
         data: {
           hooks: [
             {
-              event: "shipment_label_created",
               status: "failed",
               shipment_ids: [7],
               printer_identifier: null,
@@ -189,107 +125,138 @@ describe("events and deliveries", () => {
         },
       },
     ]);
-    expect(received.map((r) => r.headers["x-shipping-hook"])).toEqual([
-      "shipment_label_created",
-      "shipment_label_created",
-    ]);
   });
 
-  it("order_status_change via POST /__sim/events answers the delivery record", async () => {
+  it("order_status_change through POST /__sim/events answers what was sent", async () => {
     const sim = await subscribed();
-    const uuid = "0b7d3c1e-3f8a-4c55-9a53-6a0e2f1d9b10";
     const reply = await call(sim.baseUrl, "POST", "/__sim/events", {
-      body: { kind: "order_status_change", shop: "demo", uuid, status: "processed" },
+      body: { kind: "order_status_change", shop: "demo", uuid: UUID, status: "processed" },
     });
     expect(reply.status).toBe(200);
-    expect(reply.json).toMatchObject({
-      hook: "order_status_change",
-      status: 200,
-      url: `${receiverUrl}/order`,
-    });
-    expect(received[0]?.body).toEqual({
-      data: { hooks: [{ event: "order_status_change", uuid, status: "processed" }] },
-    });
-    expect((await call(sim.baseUrl, "GET", "/__sim/deliveries")).json).toEqual([reply.json]);
+    expect(reply.json).toMatchObject({ delivered: true, accepted: true });
+    expect(bodies()).toEqual([{ data: { hooks: [{ uuid: UUID, status: "processed" }] } }]);
+    expect((reply.json as Emitted).attempts).toEqual(sim.deliveries());
   });
 
-  it("records the receiver's status", async () => {
+  it("the `event` key comes back behind the eventField switch, first in each payload", async () => {
+    const sim = await subscribed({ switches: { eventField: "included" } });
+    await sent(sim, { kind: "order_status_change", uuid: UUID, status: "open" });
+    const [body] = bodies() as Array<{ data: { hooks: Array<Record<string, unknown>> } }>;
+    expect(Object.keys(body?.data.hooks[0] ?? {})).toEqual(["event", "uuid", "status"]);
+    expect(body?.data.hooks[0]?.event).toBe("order_status_change");
+  });
+
+  it("set and unset override fields on the wire, any JSON value", async () => {
     const sim = await subscribed();
-    answerStatus = 500;
-    const result = await sim.emit({ kind: "shipment_status_change", shop: "demo", shipmentId: 2, status: 3 });
-    expect(result).toMatchObject({ status: 500 });
-  });
-
-  it("without the CA the TLS handshake fails and the error is recorded", async () => {
-    const sim = await subscribed({ trust: false });
-    const result = (await sim.emit({
+    await sent(sim, {
       kind: "shipment_status_change",
-      shop: "demo",
-      shipmentId: 2,
+      shipmentId: 9,
+      set: { barcode: "3SCUSTOM", carrier: { id: 1 }, event: "custom" },
+      unset: ["shipment_reference_identifier"],
+    });
+    const [body] = bodies() as Array<{ data: { hooks: Array<Record<string, unknown>> } }>;
+    expect(body?.data.hooks[0]).toEqual({
+      shipment_id: 9,
+      account_id: 1,
+      shop_id: 1,
       status: 3,
-    })) as Delivery;
-    expect(result.status).toBeUndefined();
-    expect(result.error).toMatch(/certificate/i);
-    expect(received).toEqual([]);
-    expect(sim.deliveries()[0]?.error).toBe(result.error);
-  });
-
-  it("records a connection error when nothing listens", async () => {
-    const sim = await startSim({ deliveryCa: tls.cert });
-    const closed = createServer(tls);
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
-    await api(sim, "POST", "/webhook_subscriptions", {
-      body: subs(["order_status_change", `https://127.0.0.1:${port}/x`]),
+      barcode: "3SCUSTOM",
+      carrier: { id: 1 },
+      event: "custom",
     });
-    const result = (await sim.emit({
-      kind: "order_status_change",
-      shop: "demo",
-      uuid: "0b7d3c1e-3f8a-4c55-9a53-6a0e2f1d9b10",
-      status: "open",
-    })) as Delivery;
-    expect(result.error).toMatch(/ECONNREFUSED/);
   });
 
-  it("does not deliver without a subscription for the hook, or for an unknown shop", async () => {
-    const sim = await startSim({ deliveryCa: tls.cert });
-    expect(
-      await sim.emit({ kind: "shipment_status_change", shop: "demo", shipmentId: 2, status: 3 }),
-    ).toEqual({
+  it("count: several events go in one delivery, up to eventsPerDelivery", async () => {
+    const sim = await subscribed({ switches: { eventsPerDelivery: 2 } });
+    const result = await sent(sim, { kind: "shipment_status_change", shipmentId: 10, count: 5 });
+    const ids = (bodies() as Array<{ data: { hooks: Array<{ shipment_id: number }> } }>).map((b) =>
+      b.data.hooks.map((h) => h.shipment_id),
+    );
+    expect(ids).toEqual([[10, 11], [12, 13], [14]]);
+    expect(result.deliveryIds).toHaveLength(3);
+    expect(new Set(result.deliveryIds).size).toBe(3);
+    expect(result.attempts.map((a) => a.events)).toEqual([2, 2, 1]);
+  });
+});
+
+describe("what is not sent", () => {
+  it("shipment status 1, a shop without the hook, an unknown shop: nothing, and the reason", async () => {
+    const sim = await subscribed();
+    expect(await sim.emit({ kind: "shipment_status_change", status: 1 })).toEqual({
       delivered: false,
-      reason: 'shop "demo" has no subscription for hook "shipment_status_change"',
+      reason: "shipment status 1 (pending - concept) never notifies",
     });
-    expect(
-      await sim.emit({ kind: "shipment_status_change", shop: "nope", shipmentId: 2, status: 3 }),
-    ).toEqual({
+    const bare = await startSim();
+    expect(await bare.emit({ kind: "order_status_change" })).toEqual({
+      delivered: false,
+      reason: 'shop "demo" has no subscription for hook "order_status_change"',
+    });
+    expect(await bare.emit({ kind: "order_status_change", shop: "nope" })).toEqual({
       delivered: false,
       reason: 'unknown shop "nope"',
     });
+    expect(receiver.arrivals).toEqual([]);
+    expect(sim.deliveries()).toEqual([]);
   });
 
-  it("rejects invalid events", async () => {
-    const sim = await startSim();
-    const bad = [
-      { kind: "shipment_status_change", shop: "demo", shipmentId: 0, status: 3 },
-      { kind: "shipment_status_change", shop: "demo", shipmentId: 1, status: 25 },
-      { kind: "shipment_label_created", shop: "demo", shipmentIds: [], status: "success" },
-      { kind: "order_status_change", shop: "demo", uuid: "x", status: "open" },
-      {
-        kind: "order_status_change",
-        shop: "demo",
-        uuid: "0b7d3c1e-3f8a-4c55-9a53-6a0e2f1d9b10",
-        status: "done",
-      },
-    ];
-    for (const event of bad) await expect(sim.emit(event as never)).rejects.toThrow(InvalidInputError);
+  it.each([
+    [{ kind: "shipment_status_change", shipmentId: 0 }, "shipmentId"],
+    [{ kind: "shipment_status_change", status: 25 }, "status"],
+    [{ kind: "shipment_label_created", shipmentIds: [] }, "shipmentIds"],
+    [{ kind: "order_status_change", uuid: "x" }, "uuid"],
+    [{ kind: "order_status_change", status: "done" }, "status"],
+    [{ kind: "order_status_change", count: 101 }, "count"],
+    [{ kind: "order_status_change", set: { "a b": 1 } }, "set"],
+    [
+      { kind: "order_status_change", set: { deep: JSON.parse(`${"[".repeat(40)}${"]".repeat(40)}`) } },
+      "set.deep",
+    ],
+    [{ kind: "order_status_change", set: { big: "x".repeat(20_000) } }, "set.big"],
+    [{ kind: "order_status_change", unset: [1] }, "unset"],
+    [{ kind: "order_status_change", extra: 1 }, "extra"],
+  ])("refuses %j naming %s", async (event, field) => {
+    const sim = await subscribed();
+    const error = await sim.emit(event as never).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect((error as Error).message).toContain(field);
   });
 
-  it("eventPayload for each hook carries the event name", () => {
-    expect(eventPayload({ kind: "order_status_change", shop: "s", uuid: "u", status: "open" }, 3)).toEqual({
-      event: "order_status_change",
-      uuid: "u",
-      status: "open",
+  it("refuses an event whose delivery body would exceed 64 KiB, sending nothing", async () => {
+    const sim = await subscribed();
+    const set = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`pad${i}`, "x".repeat(12_000)]));
+    await expect(sim.emit({ kind: "order_status_change", set })).rejects.toThrow(/exceed 65536 bytes/);
+    expect(receiver.arrivals).toEqual([]);
+  });
+
+  it("refuses a count whose deliveries would hold more than 256 KiB in all", async () => {
+    const sim = await subscribed({ switches: { eventsPerDelivery: 1 } });
+    const event: SimEvent = { kind: "order_status_change", count: 30, set: { pad: "x".repeat(10_000) } };
+    await expect(sim.emit(event)).rejects.toThrow(/more than 262144; send a smaller count/);
+    expect(receiver.arrivals).toEqual([]);
+  });
+});
+
+describe("records of failed attempts", () => {
+  it("without the CA the TLS handshake fails: recorded as unreachable, naming the certificate", async () => {
+    const sim = await subscribed({ trust: false });
+    const result = await sent(sim, { kind: "order_status_change" });
+    expect(result.accepted).toBe(false);
+    expect(result.attempts[0]).toMatchObject({ result: "unreachable" });
+    expect(result.attempts[0]?.status).toBeUndefined();
+    expect(result.attempts[0]?.error).toMatch(/certificate/i);
+    expect(receiver.arrivals).toEqual([]);
+  });
+
+  it("a connection refused is recorded as unreachable with ECONNREFUSED", async () => {
+    const sim = await startSim({ deliveryCa: receiver.ca.caPem, switches: { deliveryAttempts: 1 } });
+    await api(sim, "POST", "/webhook_subscriptions", {
+      body: subs(["order_status_change", "https://127.0.0.1:1/x"]),
     });
+    const result = await sent(sim, { kind: "order_status_change" });
+    expect(result.attempts[0]).toMatchObject({ result: "unreachable" });
+    expect(result.attempts[0]?.error).toMatch(/ECONNREFUSED/);
   });
 });

@@ -161,3 +161,18 @@ export async function until<T>(
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
+
+/** Poll the async `check` until it answers a value other than undefined, or fail after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 5_000,
+  what = "condition",
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

@@ -6,7 +6,7 @@ const A = "https://example.com/a";
 const B = "https://example.com/b";
 
 describe("defaults", () => {
-  it("are both / 200 / new-id / off / no Retry-After / User-Agent not checked / subset / listed", async () => {
+  it("are both / 200 / new-id / off / no Retry-After / User-Agent not checked / subset / listed, and the delivery defaults", async () => {
     const sim = await startSim();
     expect(sim.switches()).toEqual({
       authScheme: "both",
@@ -18,6 +18,14 @@ describe("defaults", () => {
       partialIds: "subset",
       deleteCheckOrder: "ownership",
       shopFields: "listed",
+      deliveryAttempts: 3,
+      deliveryBackoffMs: 1_000,
+      deliveryFailure: "non-2xx",
+      deliveryTimeoutMs: 5_000,
+      deliveryDuplicates: 0,
+      duplicateDeliveryId: "same",
+      eventsPerDelivery: 10,
+      eventField: "omitted",
     });
     expect(DEFAULT_SWITCHES).toEqual(sim.switches());
   });
@@ -110,6 +118,16 @@ describe("setSwitches and PATCH /__sim/switches", () => {
     [{ rateLimit: "on" }, "rateLimit"],
     [{ rateLimit: { windowMs: 0, post: 1, get: 1, delete: 1 } }, "rateLimit"],
     [{ retryAfter: "yes" }, "retryAfter"],
+    [{ deliveryAttempts: 0 }, "deliveryAttempts"],
+    [{ deliveryAttempts: 11 }, "deliveryAttempts"],
+    [{ deliveryBackoffMs: -1 }, "deliveryBackoffMs"],
+    [{ deliveryBackoffMs: 60_001 }, "deliveryBackoffMs"],
+    [{ deliveryFailure: "4xx" }, "deliveryFailure"],
+    [{ deliveryTimeoutMs: 0 }, "deliveryTimeoutMs"],
+    [{ deliveryDuplicates: 1.5 }, "deliveryDuplicates"],
+    [{ duplicateDeliveryId: "other" }, "duplicateDeliveryId"],
+    [{ eventsPerDelivery: 101 }, "eventsPerDelivery"],
+    [{ eventField: true }, "eventField"],
     [{ unknown: true }, "unknown"],
   ])("rejects %j naming the field", async (patch, field) => {
     const sim = await startSim();

@@ -15,6 +15,8 @@ export interface SimProcess {
   baseUrl: string;
   /** Resolves when the process has exited. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Everything it printed on stdout so far. */
+  stdout(): string;
 }
 
 /** Start the CLI with `args` (plus `--port 0`); resolves once it prints its URL, rejects if it exits first. */
@@ -41,7 +43,7 @@ export function startSimProcess(args: string[]): Promise<SimProcess> {
       const match = /listening on (http:\/\/\S+)\n/.exec(out);
       if (match?.[1] !== undefined) {
         clearTimeout(timer);
-        resolveStart({ child, baseUrl: match[1], exited });
+        resolveStart({ child, baseUrl: match[1], exited, stdout: () => out });
       }
     });
     void exited.then(({ code, signal }) => {

@@ -1,0 +1,70 @@
+/**
+ * What keeps a web page from driving the control endpoints (issue 29, defect 1). A browser sends a form or a
+ * `text/plain` POST to any site without asking first, and a page can rebind its own DNS name to 127.0.0.1 to
+ * read answers; so a control request is refused when its Host is not a loopback name, when it says it comes
+ * from another origin (`Origin`, `Sec-Fetch-Site`), or when it carries a body not declared as JSON (which a
+ * browser only sends cross-origin after a CORS preflight this simulator never grants). curl and test code
+ * send none of these and are not affected.
+ */
+import type { IncomingMessage } from "node:http";
+import { isLoopbackAddress } from "./control";
+import { ApiError, ERROR_CODES } from "./errors";
+import { isJsonContentType } from "./validation";
+
+/** `Sec-Fetch-Site` values of a request a user or the page's own origin made. */
+const SAME_ORIGIN_FETCH = new Set(["same-origin", "none"]);
+const LONGEST_SHOWN = 100;
+
+/** Whether the host part of a Host value (`name[:port]`, `[v6][:port]`) is loopback. */
+export function isLoopbackHostValue(value: string): boolean {
+  const host = value.startsWith("[") ? value.slice(1, value.indexOf("]")) : (value.split(":")[0] ?? "");
+  const name = host.toLowerCase();
+  return name === "localhost" || name.endsWith(".localhost") || isLoopbackAddress(name);
+}
+
+function forbidden(message: string): ApiError {
+  return new ApiError(403, ERROR_CODES.generic, "Forbidden", message);
+}
+
+const shown = (value: string): string => JSON.stringify(value.slice(0, LONGEST_SHOWN));
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length.trim() !== "0");
+}
+
+/** The 403 / 415 a control request gets before any handler, or undefined when it may go on. */
+export function controlRefusal(req: IncomingMessage): ApiError | undefined {
+  const host = req.headers.host;
+  if (host !== undefined && !isLoopbackHostValue(host)) {
+    return forbidden(
+      `control endpoints answer requests addressed to a loopback name (127.0.0.1, [::1] or localhost), not Host ${shown(host)}: a web page that points its own name at this machine is refused; use the URL the simulator printed`,
+    );
+  }
+  const origin = req.headers.origin;
+  if (
+    origin !== undefined &&
+    (host === undefined || origin.toLowerCase() !== `http://${host.toLowerCase()}`)
+  ) {
+    return forbidden(
+      `control endpoints refuse cross-site requests (Origin ${shown(origin)}); call them from a program such as curl, or from a page served by this simulator`,
+    );
+  }
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined && !SAME_ORIGIN_FETCH.has(site.toLowerCase())) {
+    return forbidden(
+      `control endpoints refuse cross-site requests (Sec-Fetch-Site: ${site.slice(0, LONGEST_SHOWN)}); call them from a program such as curl`,
+    );
+  }
+  if (req.method === "GET" || req.method === "HEAD") return undefined;
+  const type = req.headers["content-type"];
+  if ((type !== undefined || hasBody(req)) && !isJsonContentType(type)) {
+    return new ApiError(
+      415,
+      ERROR_CODES.generic,
+      "Unsupported media type",
+      `control request bodies are JSON: send Content-Type: application/json (got ${type === undefined ? "none" : shown(type)}); a form or text/plain body, which any web page can send, is refused`,
+    );
+  }
+  return undefined;
+}

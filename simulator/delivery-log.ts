@@ -1,0 +1,72 @@
+/**
+ * The delivery log: one record per attempt, oldest first, bounded in entries and in bytes (issue 29,
+ * defect 3). Bodies are kept as the JSON text that was sent (never as a parsed tree), and the listing is
+ * streamed from the live log.
+ */
+import { BoundedQueue } from "./bounded-queue";
+import { DELIVERY_LOG_LIMIT, DELIVERY_RECORD_OVERHEAD_BYTES } from "./constants";
+import type { Delivery } from "./delivery-types";
+
+/** A record without its body, and the body as sent. */
+export interface LoggedDelivery {
+  record: Omit<Delivery, "body">;
+  bodyText: string;
+}
+
+/** An upper bound of the memory a record holds: its strings at two bytes per character, plus overhead. */
+function cost(fields: string, bodyText: string): number {
+  return DELIVERY_RECORD_OVERHEAD_BYTES + 2 * (fields.length + bodyText.length);
+}
+
+function render({ record, bodyText }: LoggedDelivery): string {
+  return `${JSON.stringify(record).slice(0, -1)},"body":${bodyText}}`;
+}
+
+/** A record as the public `Delivery` (its body parsed anew). */
+export function asDelivery({ record, bodyText }: LoggedDelivery): Delivery {
+  return { ...record, headers: { ...record.headers }, body: JSON.parse(bodyText) };
+}
+
+/** Records oldest first, at most DELIVERY_LOG_LIMIT of them and at most `maxBytes` charged bytes. */
+export class DeliveryLog {
+  private readonly queue: BoundedQueue<LoggedDelivery>;
+
+  /** Keep at most `maxBytes` charged bytes of records (oldest dropped first). */
+  constructor(maxBytes: number) {
+    this.queue = new BoundedQueue(DELIVERY_LOG_LIMIT, maxBytes);
+  }
+
+  /** Record one attempt. */
+  add(logged: LoggedDelivery): void {
+    this.queue.push(logged, cost(JSON.stringify(logged.record), logged.bodyText));
+  }
+
+  /** The newest record of delivery `id`, if the log still holds one. */
+  find(id: string): LoggedDelivery | undefined {
+    const items = this.queue.items();
+    for (let i = items.length - 1; i >= 0; i--) {
+      if (items[i]?.record.id === id) return items[i];
+    }
+    return undefined;
+  }
+
+  /** Copies of the records, oldest first. */
+  list(): Delivery[] {
+    return this.queue.items().map(asDelivery);
+  }
+
+  /** The log as a JSON array in chunks, from the live log (see BoundedQueue.chunks). */
+  chunks(): Iterable<string> {
+    return this.queue.chunks(render);
+  }
+
+  /** Number of records and their charged bytes. */
+  size(): { entries: number; bytes: number } {
+    return this.queue.size();
+  }
+
+  /** Forget every record. */
+  clear(): void {
+    this.queue.clear();
+  }
+}
