@@ -75,9 +75,10 @@ async function main(): Promise<void> {
       );
     },
   });
-  const fivexx = [...report.statuses].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
+  // 501 is the one 5xx the grammar asks for (a transfer coding the simulator cannot decode, RFC 9112 6.1).
+  const fivexx = [...report.statuses].filter(([s]) => s >= 500 && s !== 501).reduce((n, [, c]) => n + c, 0);
   console.log(
-    `\n${report.sent} requests in ${(report.elapsedMs / 1000).toFixed(1)} s (${Math.round(report.sent / (report.elapsedMs / 1000))} req/s), seed ${seed}, 5xx: ${fivexx}\n`,
+    `\n${report.sent} requests in ${(report.elapsedMs / 1000).toFixed(1)} s (${Math.round(report.sent / (report.elapsedMs / 1000))} req/s), seed ${seed}, 5xx: ${fivexx} (and ${report.statuses.get(501) ?? 0} expected 501)\n`,
   );
   console.log(table("status", report.statuses));
   console.log(`\n${table("kind", report.kinds)}\n`);
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   console.log(
-    "no violation: no 5xx, every request answered, every 4xx in the error shape, state = answered writes",
+    "no violation: no 5xx but the expected 501s, every request answered, every 4xx in the error shape, state = answered writes",
   );
 }
 

@@ -5,8 +5,9 @@
  * `mustFail` marks requests invalid by construction, which must get a 4xx whatever the state.
  */
 import fc from "fast-check";
-import { HOOKS } from "../../provider/hooks";
 import { BODY_LIMIT_BYTES } from "./bad-parts";
+import { anyCreate, GOOD_AUTH, JSON_TYPE, PLACEHOLDERS, validCreate } from "./bodies";
+import { brokenHttp } from "./broken-http";
 import { COLLECTION, type MalformedRequest, malformedRequest } from "./malformed";
 
 /** How the body is framed on the wire. */
@@ -20,91 +21,22 @@ export interface FuzzRequest {
   readonly target: string;
   /** Header lines in order, with placeholders; Host is added by `serialize` as `host` says. */
   readonly headers: ReadonlyArray<readonly [string, string]>;
-  readonly host: "one" | "none" | "two";
+  readonly host: "one" | "none" | "two" | "invalid";
   /** Body text (UTF-8), or bytes when `bytes` is set (e.g. invalid UTF-8). */
   readonly body?: string;
   readonly bytes?: readonly number[];
   /** A valid create request padded to this many bytes, built when sent. */
   readonly padTo?: number;
   readonly framing: Framing;
-  /** Invalid by construction: the answer must be a 4xx. */
+  /** The Transfer-Encoding of a chunked framing (default "chunked"). */
+  readonly transferEncoding?: string;
+  /** Invalid by construction: the answer must be a 4xx (or exactly `expectStatus`). */
   readonly mustFail: boolean;
+  /** The one 5xx this request must get (501 for a transfer coding the simulator cannot decode). */
+  readonly expectStatus?: number;
 }
 
-/** Placeholders replaced per lane when a request is sent. */
-export const PLACEHOLDERS = {
-  /** The lane's shop's read-write key (its base64 in headers). */
-  key: "fuzz-placeholder-rw",
-  /** The lane's shop's read-only key. */
-  readOnlyKey: "fuzz-placeholder-ro",
-  /** The lane's own subscription ids, all, joined with ";" (a never-issued id when it has none). */
-  ownIds: "777000001;777000002",
-  /** The first of the lane's own ids. */
-  ownId: "777000003",
-  /** Ids of the fixed other shop (never written by the fuzzer). */
-  otherIds: "888000001",
-  /** The listening address, host:port. */
-  authority: "fuzz-placeholder-authority",
-} as const;
-
-const b64 = (text: string): string => Buffer.from(text, "utf8").toString("base64");
-const GOOD_AUTH = `bearer ${b64(PLACEHOLDERS.key)}`;
-const JSON_TYPE = "application/json; charset=utf-8";
-
-/** Callback URLs the API accepts (RFC 3986 and client parsers agree; lowercase https). */
-const GOOD_URLS = [
-  "https://hooks.example.com/orders",
-  "https://a.example/x?token=abc123",
-  "https://127.0.0.1:8443/hook",
-  "https://[::1]/hook",
-  "https://x.example:443/a;b=c/%c3%a9",
-];
-/** Callback URLs the API must refuse, from issue 14: they are not what they look like. */
-const AMBIGUOUS_URLS = [
-  "https:example.com",
-  "https:/x.com",
-  "https:///x.com",
-  "https:\\\\x.com",
-  "https://x.com\\a",
-  "https://%65xample.com/",
-  "https://ex\u00adample.com/",
-  "https://example.com/\u0085",
-  "https://exa\u200bmple.com/",
-  "https://user:pw@example.com/",
-  "https://example.com/#frag",
-  "https://example.com/a/../b",
-  "http://example.com/",
-  "https://Example.com/",
-];
-
-const hook = fc.constantFrom(...HOOKS);
-const goodItem = fc.record({ hook, url: fc.constantFrom(...GOOD_URLS) });
-/** Any URL-like string: a good one, a generated web URL (valid or not), or an ambiguous one. */
-const anyUrl = fc.oneof(
-  fc.constantFrom(...GOOD_URLS),
-  fc.webUrl({ validSchemes: ["https"], withQueryParameters: true }).map((u) => u.toLowerCase()),
-  fc.constantFrom(...AMBIGUOUS_URLS),
-);
-/** Extra JSON nested `depth` levels deep, as text. */
-const nested = fc
-  .tuple(fc.integer({ min: 1, max: 64 }), fc.constantFrom("[", '{"a":'))
-  .map(([depth, open]) => `${open.repeat(depth)}1${(open === "[" ? "]" : "}").repeat(depth)}`);
-
-/** Valid create bodies: 1-3 distinct hooks with accepted URLs, sometimes an extra field or deep extra JSON. */
-const validCreate = fc
-  .tuple(fc.uniqueArray(goodItem, { minLength: 1, maxLength: 3, selector: (i) => i.hook }), fc.option(nested))
-  .map(([items, extra]) => {
-    const text = JSON.stringify({ data: { webhook_subscriptions: items } });
-    return extra === null ? text : `${text.slice(0, -1)},"extra":${extra}}`;
-  });
-/** Create bodies whose URL may or may not be accepted (any answer but 5xx goes). */
-const anyCreate = fc
-  .uniqueArray(fc.record({ hook, url: anyUrl }), { minLength: 1, maxLength: 3, selector: (i) => i.hook })
-  .map((items) => JSON.stringify({ data: { webhook_subscriptions: items } }));
-/** Create bodies with an ambiguous URL: refused (422) by construction. */
-const ambiguousCreate = fc
-  .tuple(hook, fc.constantFrom(...AMBIGUOUS_URLS))
-  .map(([h, url]) => JSON.stringify({ data: { webhook_subscriptions: [{ hook: h, url }] } }));
+export { PLACEHOLDERS } from "./bodies";
 
 /** Id lists that may name existing ids: own, foreign, unknown, encoded, with a trailing slash. */
 const idList = fc.oneof(
@@ -214,70 +146,6 @@ const apiCall: fc.Arbitrary<FuzzRequest> = fc
     mustFail:
       q === "?x=%zz" || accept.some(([, v]) => v === "text/html" || v.startsWith("application/json;q=0")),
   }));
-
-/** Requests broken at the HTTP level: Host, Expect, encodings, framing, bytes, targets, methods. */
-const brokenHttp: fc.Arbitrary<FuzzRequest> = fc
-  .tuple(
-    fc.constantFrom(
-      "no Host",
-      "two Hosts",
-      "Expect: foo",
-      "gzip body",
-      "not UTF-8",
-      "stalled body",
-      "bad target",
-      "CONNECT",
-      "ambiguous URL",
-    ),
-    validCreate,
-    fc.nat(200),
-    fc.constantFrom(
-      "/webhook_subscriptions/%zz",
-      "*",
-      `${COLLECTION}#x`,
-      `ftp://h${COLLECTION}`,
-      `${COLLECTION}/1 2`,
-    ),
-    ambiguousCreate,
-  )
-  .map(([kind, body, at, badTarget, ambiguous]): FuzzRequest => {
-    const post = {
-      kind,
-      method: "POST",
-      target: COLLECTION,
-      headers: [
-        ["authorization", GOOD_AUTH],
-        ["content-type", JSON_TYPE],
-      ] as Array<[string, string]>,
-      host: "one" as const,
-      body,
-      framing: "length" as Framing,
-      mustFail: true,
-    };
-    switch (kind) {
-      case "no Host":
-        return { ...post, host: "none" };
-      case "two Hosts":
-        return { ...post, host: "two" };
-      case "Expect: foo":
-        return { ...post, headers: [...post.headers, ["expect", "foo"]] };
-      case "gzip body":
-        return { ...post, headers: [...post.headers, ["content-encoding", "gzip"]] };
-      case "not UTF-8": {
-        const bytes = [...Buffer.from(body)];
-        bytes.splice(Math.min(at, bytes.length - 2), 0, 0xc3, 0x28);
-        return { ...post, bytes };
-      }
-      case "stalled body":
-        return { ...post, framing: "short" };
-      case "bad target":
-        return { ...post, method: "GET", target: badTarget, framing: "none" };
-      case "CONNECT":
-        return { ...post, method: "CONNECT", target: "127.0.0.1:9", framing: "none" };
-      default:
-        return { ...post, body: ambiguous };
-    }
-  });
 
 /** A malformed request of issue 10 (test/property history), turned into a fuzz request. */
 function fromMalformed(request: MalformedRequest): FuzzRequest {

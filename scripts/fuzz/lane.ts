@@ -115,13 +115,14 @@ export class Lane {
     const authority = `${this.context.host}:${this.context.port}`;
     if (request.host !== "none") lines.push(`host: ${authority}`);
     if (request.host === "two") lines.push("host: other.example");
+    if (request.host === "invalid") lines[1] = "host: a b/c@d:99999999";
     for (const [name, value] of request.headers) lines.push(`${name}: ${this.fill(value)}`);
     let payload = request.framing === "none" ? Buffer.alloc(0) : body;
     if (request.framing === "length" && (body.length > 0 || request.method === "POST"))
       lines.push(`content-length: ${body.length}`);
     if (request.framing === "short") lines.push(`content-length: ${body.length + 16}`);
     if (request.framing === "chunked") {
-      lines.push("transfer-encoding: chunked");
+      lines.push(`transfer-encoding: ${request.transferEncoding ?? "chunked"}`);
       const half = Math.floor(body.length / 2);
       const chunks = [body.subarray(0, half), body.subarray(half)].filter((c) => c.length > 0);
       payload = Buffer.concat([
@@ -150,7 +151,10 @@ export class Lane {
     const reply = outcome.reply;
     statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
     if (reply.closing) this.close();
-    if (reply.status >= 500) return violation(`status ${reply.status}: ${reply.body.slice(0, 200)}`);
+    if (reply.status >= 500 && reply.status !== request.expectStatus)
+      return violation(`status ${reply.status}: ${reply.body.slice(0, 200)}`);
+    if (request.expectStatus !== undefined && reply.status !== request.expectStatus)
+      return violation(`status ${reply.status}, not ${request.expectStatus}`);
     if (reply.status >= 400 && request.method !== "HEAD") {
       const shape = errorShapeProblem(reply);
       if (shape !== undefined) return violation(`${reply.status}: ${shape}`);
