@@ -1,6 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_MODULE, RESOURCE_TYPE } from "./dynamicProvider";
 import type { Hook } from "./hooks";
+import { failUncalledProgram, noteDeclaration, warnPlaintextCredentials } from "./programGuards";
+
+failUncalledProgram();
 
 /** The arguments of a {@link WebhookSubscription}. */
 export interface WebhookSubscriptionArgs {
@@ -86,6 +89,8 @@ export class WebhookSubscription extends pulumi.CustomResource {
 
   constructor(name: string, args: WebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
     const hook = declaredHook(name, args);
+    noteDeclaration();
+    warnPlaintextCredentials();
     // A dynamic resource (served by the dynamic-provider host), with its provider module written directly
     // rather than serialized by `pulumi.dynamic.Resource`: see PROVIDER_MODULE.
     super(

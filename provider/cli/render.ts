@@ -88,29 +88,29 @@ function variableName(hook: Hook): string {
   return hook.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
-/** A TypeScript Pulumi program (an exported async default function) declaring every adoptable subscription. */
+/**
+ * A TypeScript Pulumi program declaring every adoptable subscription, in the shape Pulumi's own TypeScript
+ * template uses: top-level statements, each subscription id an `export const` stack output. It runs as the
+ * `index.ts` of a CommonJS project (what `pulumi new typescript` makes).
+ */
 export function renderTypeScript(items: Inventory, context: RenderContext): string {
+  const owner = context.shop !== undefined ? `shop ${context.shop}` : "the default shop";
   const lines = [
     ...header(context, items, "//"),
     `import { WebhookSubscription } from "pulumi-shipping-webhooks";`,
     "",
-    `/** The live webhook subscriptions of ${context.shop !== undefined ? `shop ${context.shop}` : "the default shop"}, adopted as they are. */`,
-    "export default async function program() {",
+    `// The live webhook subscriptions of ${owner}, adopted as they are.`,
   ];
   for (const { hook, url } of items.adoptable) {
-    lines.push(`  const ${variableName(hook)} = new WebhookSubscription(${quote(hook)}, {`);
-    lines.push(`    hook: ${quote(hook)},`, `    url: ${quote(url)},`);
-    if (context.shop !== undefined) lines.push(`    shop: ${quote(context.shop)},`);
-    lines.push("  });");
+    lines.push(`const ${variableName(hook)} = new WebhookSubscription(${quote(hook)}, {`);
+    lines.push(`  hook: ${quote(hook)},`, `  url: ${quote(url)},`);
+    if (context.shop !== undefined) lines.push(`  shop: ${quote(context.shop)},`);
+    lines.push("});");
   }
-  if (items.adoptable.length === 0) {
-    lines.push("  return {};");
-  } else {
-    lines.push("  return {");
-    for (const { hook } of items.adoptable) lines.push(`    ${hook}: ${variableName(hook)}.subscriptionId,`);
-    lines.push("  };");
-  }
-  lines.push("}", "");
+  if (items.adoptable.length > 0) lines.push("");
+  for (const { hook } of items.adoptable)
+    lines.push(`export const ${variableName(hook)}Id = ${variableName(hook)}.subscriptionId;`);
+  lines.push("");
   return lines.join("\n");
 }
 

@@ -1,0 +1,85 @@
+/**
+ * Checks this package makes in the process of a user's Pulumi program (never in the provider's): a program
+ * the language host never called, and credentials kept in plain text in the stack's config.
+ */
+import { relative } from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { isSecretConfig } from "./secretConfig";
+
+/**
+ * The exit status by which a Node.js program tells the language host that it has already reported its error
+ * (`nodeJSProcessExitedAfterLoggingUserActionableMessage` in @pulumi/pulumi's cmd/run): the run fails
+ * without a second, generic message.
+ */
+const EXIT_AFTER_REPORTED_ERROR = 32;
+/** The module of @pulumi/pulumi that `require`s a CommonJS program's entry module. */
+const PROGRAM_RUNNER = /[\\/]@pulumi[\\/]pulumi[\\/]cmd[\\/]run[\\/]run\.js$/;
+
+/** How many WebhookSubscriptions this process has declared. */
+let declared = 0;
+
+/** Counts a declaration (see {@link failUncalledProgram}). */
+export function noteDeclaration(): void {
+  declared++;
+}
+
+/**
+ * In a program that the Pulumi CLI's language host runs (it has a resource monitor while the program's
+ * modules load): when the program ends having declared no WebhookSubscription and its entry module exports
+ * a function as `default` (`export default async function` in a CommonJS project, which the host never
+ * calls), logs an error that says how to write it and fails the run. Without this, such a program registers
+ * nothing and `pulumi up` succeeds, or, on a deployed stack, deletes every subscription.
+ * Automation API inline programs (no monitor yet when this package is imported) are not watched.
+ */
+export function failUncalledProgram(): void {
+  if (!pulumi.runtime.hasMonitor()) return;
+  process.once("beforeExit", () => {
+    if (declared > 0) return;
+    const entry = uncalledEntryModule();
+    if (entry === undefined) return;
+    void pulumi.log.error(uncalledProgramMessage(relative(process.cwd(), entry)));
+    process.exitCode = EXIT_AFTER_REPORTED_ERROR;
+  });
+}
+
+/** The message for an entry module whose default export the language host did not call. */
+export function uncalledProgramMessage(entry: string): string {
+  return `${entry} exports its program as \`export default\`, which Pulumi does not call in a CommonJS project, so nothing was declared (and \`up\` would delete what the stack has). Write the program as top-level statements with \`export const\` outputs, or as \`export = async () => { ... }\`; \`export default\` runs only with "type": "module" in package.json.`;
+}
+
+/** The program's entry module when the language host loaded it with `require` and it exports a default function. */
+function uncalledEntryModule(): string | undefined {
+  for (const loaded of Object.values(require.cache)) {
+    const parent = (loaded as (NodeJS.Module & { parent?: NodeJS.Module | null }) | undefined)?.parent;
+    const exported = loaded?.exports as { default?: unknown } | undefined;
+    if (parent && PROGRAM_RUNNER.test(parent.filename) && typeof exported?.default === "function")
+      return loaded?.filename;
+  }
+  return undefined;
+}
+
+/** The stack settings that hold API keys, each of which must be set with `pulumi config set --secret`. */
+const CREDENTIAL_SETTINGS = [
+  { key: "shipping:apiKey", set: "pulumi config set --secret shipping:apiKey <key>" },
+  { key: "shipping:shops", set: "pulumi config set --secret --path 'shipping:shops.<shop>.apiKey' <key>" },
+] as const;
+
+/** The deployments (by their stack resource) whose credentials were checked. */
+const credentialsChecked = new WeakSet<object>();
+
+/**
+ * Warns, once per deployment, of a credential setting stored in plain text in the stack's config file (for
+ * example given to `pulumi new --config`, which ignores a template's `secret: true`), naming the command that
+ * stores it encrypted. The key itself is never printed.
+ */
+export function warnPlaintextCredentials(): void {
+  const stack = pulumi.runtime.getStackResource();
+  if (stack === undefined || credentialsChecked.has(stack)) return;
+  credentialsChecked.add(stack);
+  for (const { key, set } of CREDENTIAL_SETTINGS) {
+    if (pulumi.runtime.getConfig(key) === undefined || isSecretConfig(key) !== false) continue;
+    void pulumi.log.warn(
+      `${key} is stored in plain text in the stack's config file (Pulumi.<stack>.yaml): anyone who can read the repository can use the key. Store it encrypted with \`${set}\` (and rotate the key if the file was shared).`,
+    );
+  }
+}
