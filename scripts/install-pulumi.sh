@@ -4,12 +4,15 @@
 # project's own); 3.259.0 is the newest pair's (scripts/newest-pair.sh). Each version has its wrapper module:
 # scripts/pulumi-cli for 3.248.0, scripts/pulumi-cli-<VERSION> otherwise, checksums pinned by its go.sum.
 #
-# 1. If $PULUMI_HOME/versions/VERSION/bin/pulumi already prints vVERSION and the dynamic-provider plugin
-#    sits beside it, do nothing.
+# 1. If $PULUMI_HOME/versions/VERSION/bin/pulumi already prints vVERSION and the dynamic-provider plugin and
+#    the Node.js language host sit beside it, do nothing (copy whichever of the two is missing).
 # 2. Else, with a Go on PATH at least as new as the wrapper module's `go` directive (1.25.11 for 3.248.0 and
 #    3.259.0, from pulumi/pkg's own go.mod; every go command runs with GOTOOLCHAIN=local, so an older Go
 #    refuses the module), build the CLI from the Go module proxy and copy the plugin from @pulumi/pulumi
-#    beside it.
+#    and the language host beside it.
+# The language host (pulumi-language-nodejs, which runs a project folder: `pulumi up` where Pulumi.yaml is) is
+# not served by the Go module proxy here; it is taken prebuilt from $SHIPPING_LANGHOST_DIR/VERSION, by default
+# ../shared/pulumi-langhost/VERSION beside the repository (see its README). Official installs ship it.
 # 3. Else, explain how to get the CLI.
 #
 # The root of the default version can be overridden with SHIPPING_PULUMI_ROOT (which scripts/lib/pulumiCli.ts
@@ -35,6 +38,8 @@ binary="$root/bin/pulumi"
 plugin_name="pulumi-resource-pulumi-nodejs"
 readonly cli_package="github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"
 plugin_source="$repo_root/node_modules/@pulumi/pulumi/$plugin_name"
+readonly host_name="pulumi-language-nodejs"
+host_source="${SHIPPING_LANGHOST_DIR:-$repo_root/../shared/pulumi-langhost}/$PULUMI_VERSION/$host_name"
 
 step_started=0
 step() { step_started=$(date +%s); echo "==> $*"; }
@@ -65,14 +70,30 @@ install_plugin() {
   chmod +x "$root/bin/$plugin_name"
 }
 
+install_language_host() {
+  [ -x "$host_source" ] || fail "no Node.js language host for the Pulumi CLI v$PULUMI_VERSION at $host_source.
+Without it the CLI runs only Automation API inline programs, not a project folder (pulumi up where Pulumi.yaml
+is). Official installs ship $host_name beside the CLI; here it is provided prebuilt in ../shared/pulumi-langhost
+(see its README): set SHIPPING_LANGHOST_DIR to the folder holding <version>/$host_name if it is elsewhere."
+  install -m 0755 "$host_source" "$root/bin/$host_name.partial"
+  mv "$root/bin/$host_name.partial" "$root/bin/$host_name"
+}
+
 if [ -x "$binary" ] && [ "$("$binary" version 2>/dev/null)" = "v$PULUMI_VERSION" ]; then
-  if [ -x "$root/bin/$plugin_name" ]; then
-    echo "Pulumi CLI v$PULUMI_VERSION is ready at $binary (nothing to do)."
+  if [ -x "$root/bin/$plugin_name" ] && [ -x "$root/bin/$host_name" ]; then
+    echo "Pulumi CLI v$PULUMI_VERSION is ready at $binary with its Node.js language host (nothing to do)."
     exit 0
   fi
-  step "Copying $plugin_name beside the CLI"
-  install_plugin
-  done_step
+  if ! [ -x "$root/bin/$plugin_name" ]; then
+    step "Copying $plugin_name beside the CLI"
+    install_plugin
+    done_step
+  fi
+  if ! [ -x "$root/bin/$host_name" ]; then
+    step "Copying the Node.js language host $host_name beside the CLI"
+    install_language_host
+    done_step
+  fi
   exit 0
 fi
 
@@ -121,6 +142,10 @@ done_step
 
 step "Copying $plugin_name beside the CLI"
 install_plugin
+done_step
+
+step "Copying the Node.js language host $host_name beside the CLI"
+install_language_host
 done_step
 
 version="$("$binary" version)"

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { basename, delimiter, dirname, join, resolve } from "node:path";
 import type { PulumiCommand } from "@pulumi/pulumi/automation";
 import { linkedCliRoot } from "./linkedCliRoot";
 
@@ -24,6 +24,19 @@ export const PULUMI_ROOT_ENV = "SHIPPING_PULUMI_ROOT";
 /** The dynamic-provider plugin that must sit beside the CLI (or on PATH) for the engine to find it. */
 export const DYNAMIC_PLUGIN = "pulumi-resource-pulumi-nodejs";
 
+/**
+ * The Node.js language host: the plugin through which the CLI runs a project folder (`pulumi up` where
+ * Pulumi.yaml is, Automation API local programs). Every official install ships it beside the CLI; without it
+ * a CLI runs only inline programs, which no user runs first.
+ */
+export const LANGUAGE_HOST = "pulumi-language-nodejs";
+
+/**
+ * Environment variable naming the folder that holds a language host per CLI version
+ * (`<folder>/<version>/pulumi-language-nodejs`); default {@link sharedLanguageHosts}.
+ */
+export const LANGUAGE_HOSTS_ENV = "SHIPPING_LANGHOST_DIR";
+
 /** How long `pulumi version` may take on a loaded machine. */
 const VERSION_PROBE_TIMEOUT_MS = 30_000;
 
@@ -38,6 +51,8 @@ export interface PulumiCliChoice {
   /** The folder whose `bin/` holds it, when it is laid out that way (always when built); see {@link pulumiCliRoot}. */
   readonly root: string | undefined;
   readonly version: string;
+  /** The Node.js language host the CLI runs project folders with. */
+  readonly languageHost: string;
   readonly reason: string;
 }
 
@@ -101,7 +116,10 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** Checks one candidate; returns its version, or why it does not fit. */
-function probe(binary: string, env: NodeJS.ProcessEnv): { version: string } | { problem: string } {
+function probe(
+  binary: string,
+  env: NodeJS.ProcessEnv,
+): { version: string; host: string } | { problem: string } {
   if (!isExecutable(binary)) return { problem: `${binary} does not exist` };
   const run = spawnSync(binary, ["version"], {
     encoding: "utf8",
@@ -117,11 +135,40 @@ function probe(binary: string, env: NodeJS.ProcessEnv): { version: string } | { 
       problem: `${binary} is ${version}; inline programs need ${MIN_INLINE_CLI_VERSION} or newer (3.x) for refresh and destroy`,
     };
   }
-  const beside = join(dirname(realpathSync(binary)), DYNAMIC_PLUGIN);
-  if (!isExecutable(beside) && onPath(DYNAMIC_PLUGIN, env) === undefined) {
+  const folder = dirname(realpathSync(binary));
+  if (!isExecutable(join(folder, DYNAMIC_PLUGIN)) && onPath(DYNAMIC_PLUGIN, env) === undefined) {
     return { problem: `${binary} is ${version} but has no ${DYNAMIC_PLUGIN} beside it or on PATH` };
   }
-  return { version };
+  const host = languageHostOf(folder, env);
+  if (host === undefined) {
+    return {
+      problem: `${binary} is ${version} but has no Node.js language host (${LANGUAGE_HOST}) beside it or on PATH, so it cannot run a project folder; official installs ship it beside the CLI (here: copy ${join(sharedLanguageHosts(env), version.replace(/^v/, ""), LANGUAGE_HOST)} beside it, as scripts/install-pulumi.sh does)`,
+    };
+  }
+  return { version, host };
+}
+
+/** Where the CLI finds its language host: beside itself (the official layout), else on PATH. */
+function languageHostOf(cliFolder: string, env: NodeJS.ProcessEnv): string | undefined {
+  const beside = join(cliFolder, LANGUAGE_HOST);
+  return isExecutable(beside) ? beside : onPath(LANGUAGE_HOST, env);
+}
+
+/**
+ * The folder of prebuilt language hosts, one per CLI version: `$SHIPPING_LANGHOST_DIR`, else
+ * `../shared/pulumi-langhost` beside the repository (the Go module proxy here does not serve the host's module).
+ */
+export function sharedLanguageHosts(env: NodeJS.ProcessEnv = process.env): string {
+  const named = env[LANGUAGE_HOSTS_ENV];
+  return named !== undefined && named !== ""
+    ? named
+    : resolve(repositoryRoot(), "..", "shared", "pulumi-langhost");
+}
+
+/** The repository this module is part of, from its source (`scripts/lib`) or its build (`dist/scripts/lib`). */
+function repositoryRoot(): string {
+  const up = resolve(__dirname, "..", "..");
+  return basename(up) === "dist" ? dirname(up) : up;
 }
 
 /** A CLI to probe: where it came from and why it would be chosen. */
@@ -177,10 +224,10 @@ export function findPulumiCli(env: NodeJS.ProcessEnv = process.env): PulumiCliLo
       continue;
     }
     const reason =
-      `Using Pulumi CLI ${result.version} at ${candidate.binary} (${candidate.why}; it runs inline programs for ` +
-      `up, preview, refresh and destroy: ${MIN_INLINE_CLI_VERSION}+ with ${DYNAMIC_PLUGIN})` +
+      `Using Pulumi CLI ${result.version} at ${candidate.binary} (${candidate.why}; ${MIN_INLINE_CLI_VERSION}+ with ` +
+      `${DYNAMIC_PLUGIN}) and its Node.js language host ${result.host}` +
       (rejected.length > 0 ? `; passed over: ${rejected.join("; ")}` : "");
-    return { found: { ...candidate, version: result.version, reason }, rejected };
+    return { found: { ...candidate, version: result.version, languageHost: result.host, reason }, rejected };
   }
   return { found: undefined, rejected };
 }

@@ -68,14 +68,14 @@ describe("an installed Pulumi CLI", () => {
     );
     expect(cli).toMatch(
       new RegExp(
-        `^Using Pulumi CLI v3\\.\\d+\\.\\d+ at ${bin}/pulumi \\(found on PATH; it runs inline programs`,
+        `^Using Pulumi CLI v3\\.\\d+\\.\\d+ at ${bin}/pulumi \\(found on PATH; 3\\.181\\.0\\+ with pulumi-resource-pulumi-nodejs\\) and its Node\\.js language host /`,
       ),
     );
     expect(rest).toEqual([]);
     expect(existsSync(join(emptyHome, "versions"))).toBe(false);
   });
 
-  it("is passed over, saying why, when too old for inline refresh and destroy or without the plugin", () => {
+  it("is passed over, saying why, when too old for inline refresh and destroy, or without the plugin or the language host", () => {
     const old = binWith({ prints: "v3.180.0" });
     const home = mkdtempSync(join(tmpdir(), "pulumi-home-"));
     const built = join(dist.pulumiCli.builtCliRoot({ PULUMI_HOME: home }), "bin");
@@ -94,20 +94,32 @@ describe("an installed Pulumi CLI", () => {
     expect(noPlugin.rejected[0]).toBe(
       `${bare}/pulumi is v3.259.0 but has no pulumi-resource-pulumi-nodejs beside it or on PATH`,
     );
-    // The same CLI with the plugin in another folder on PATH fits.
+    // The same CLI with the plugin in another folder on PATH still needs its language host, to run a project.
     const pluginDir = binWith({ prints: "plugin" });
     renameSync(join(pluginDir, "pulumi"), join(pluginDir, dist.pulumiCli.DYNAMIC_PLUGIN));
-    expect(dist.pulumiCli.findPulumiCli(envWithOnly(bare, pluginDir)).found?.binary).toBe(
-      join(bare, "pulumi"),
+    const noHost = dist.pulumiCli.findPulumiCli(envWithOnly(bare, pluginDir));
+    expect(noHost.found).toBeUndefined();
+    expect(noHost.rejected[0]).toMatch(
+      new RegExp(
+        `^${bare}/pulumi is v3\\.259\\.0 but has no Node\\.js language host \\(pulumi-language-nodejs\\) beside it or on PATH, so it cannot run a project folder; official installs ship it beside the CLI \\(here: copy .*/3\\.259\\.0/pulumi-language-nodejs beside it, as scripts/install-pulumi\\.sh does\\)$`,
+      ),
     );
+    // With a host on PATH too, it fits.
+    const hostDir = binWith({ prints: "host" });
+    renameSync(join(hostDir, "pulumi"), join(hostDir, dist.pulumiCli.LANGUAGE_HOST));
+    const found = dist.pulumiCli.findPulumiCli(envWithOnly(bare, pluginDir, hostDir)).found;
+    expect(found?.binary).toBe(join(bare, "pulumi"));
+    expect(found?.languageHost).toBe(join(hostDir, dist.pulumiCli.LANGUAGE_HOST));
   });
 
   it("on PATH after a folder named pulumi on PATH (the official tarball unpacked into a PATH folder) is found, as the shell finds it", () => {
     const unpackedInto = mkdtempSync(join(tmpdir(), "local-bin-"));
     mkdirSync(join(unpackedInto, "pulumi"));
     const bin = binWith({ prints: "v3.259.0" });
-    writeFileSync(join(bin, dist.pulumiCli.DYNAMIC_PLUGIN), "#!/bin/sh\n");
-    chmodSync(join(bin, dist.pulumiCli.DYNAMIC_PLUGIN), 0o755);
+    for (const plugin of [dist.pulumiCli.DYNAMIC_PLUGIN, dist.pulumiCli.LANGUAGE_HOST]) {
+      writeFileSync(join(bin, plugin), "#!/bin/sh\n");
+      chmodSync(join(bin, plugin), 0o755);
+    }
     const lookup = dist.pulumiCli.findPulumiCli(envWithOnly(unpackedInto, bin));
     expect(lookup.rejected).toEqual([]);
     expect(lookup.found?.binary).toBe(join(bin, "pulumi"));

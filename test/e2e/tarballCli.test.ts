@@ -12,7 +12,7 @@ import { dist, engine, OutputLog, REPO_ROOT, sandbox } from "./support/engine";
 /**
  * The official Linux tarball (pulumi-v3.x-linux-x64.tar.gz) unpacks to `pulumi/pulumi` with its plugins
  * beside it and no `bin/`. Here the real CLI the suite uses is arranged that way (a hard link of the binary,
- * a copy of the dynamic-provider plugin) and is put first on PATH, before whatever CLI the user has there.
+ * a copy of the dynamic-provider plugin, the language host) and is put first on PATH, before whatever CLI the user has there.
  */
 const { LocalWorkspace } = createRequire(__filename)("@pulumi/pulumi/automation") as typeof automation;
 const PLUGIN = "pulumi-resource-pulumi-nodejs";
@@ -44,6 +44,13 @@ beforeAll(async () => {
     copyFileSync(real, join(tarball, "pulumi")); // another file system: copy (mode included)
   }
   copyFileSync(join(dirname(real), PLUGIN), join(tarball, PLUGIN));
+  // The language host the suite's CLI runs with, beside the unpacked CLI as in the tarball.
+  const host = join(tarball, dist.pulumiCli.LANGUAGE_HOST);
+  try {
+    linkSync(suiteCli.languageHost, host);
+  } catch {
+    copyFileSync(suiteCli.languageHost, host);
+  }
   emptyHome = join(scratch, "pulumi-home");
   env = { ...process.env, PATH: `${tarball}${delimiter}${process.env.PATH ?? ""}`, PULUMI_HOME: emptyHome };
   env.XDG_CACHE_HOME = join(scratch, "cache");

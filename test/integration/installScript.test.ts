@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -39,13 +40,30 @@ function tempFolder(prefix: string): string {
   return folder;
 }
 
-/** The environment of a machine whose only Go is `go` (first on PATH) and whose PULUMI_HOME is empty. */
+const HOST = "pulumi-language-nodejs";
+
+/** A folder of stand-in language hosts (`<version>/pulumi-language-nodejs`), as ../shared/pulumi-langhost is. */
+function languageHosts(...versions: string[]): string {
+  const folder = tempFolder("langhosts-");
+  for (const version of versions) {
+    mkdirSync(join(folder, version));
+    writeFileSync(join(folder, version, HOST), `#!/bin/sh\necho host ${version}\n`);
+    chmodSync(join(folder, version, HOST), 0o555);
+  }
+  return folder;
+}
+
+/**
+ * The environment of a machine whose only Go is `go` (first on PATH), whose PULUMI_HOME is empty and whose
+ * prebuilt language hosts (SHIPPING_LANGHOST_DIR) are stand-ins of 3.248.0 and 3.259.0.
+ */
 function machine(go: StandInGo, extraPath: string[] = []): { env: NodeJS.ProcessEnv; home: string } {
   const home = tempFolder("pulumi-home-");
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PATH: [...extraPath, go.bin, process.env.PATH ?? ""].join(delimiter),
     PULUMI_HOME: home,
+    SHIPPING_LANGHOST_DIR: languageHosts("3.248.0", "3.259.0"),
   };
   delete env.SHIPPING_PULUMI_ROOT;
   return { env, home };
@@ -65,7 +83,7 @@ function installedCli(version: string): string {
 }
 
 describe("scripts/install-pulumi.sh with a stand-in go", () => {
-  it("is run by ensurePulumiCli when no installed CLI fits: builds 3.248.0 pinned by its wrapper module, copies the plugin, then is not needed", () => {
+  it("is run by ensurePulumiCli when no installed CLI fits: builds 3.248.0 pinned by its wrapper module, copies the plugin and the language host, then is not needed", () => {
     const go = standInGo();
     const old = installedCli("v3.180.0");
     const { env, home } = machine(go, [old]);
@@ -102,9 +120,12 @@ describe("scripts/install-pulumi.sh with a stand-in go", () => {
       `${root}/bin/pulumi.partial`,
       CLI_PACKAGE,
     ]);
-    expect(readdirSync(join(root, "bin")).sort()).toEqual(["pulumi", PLUGIN]);
+    expect(readdirSync(join(root, "bin")).sort()).toEqual(["pulumi", HOST, PLUGIN]);
     expect(readFileSync(join(root, "bin", PLUGIN), "utf8")).toBe(
       readFileSync(join(REPO_ROOT, "node_modules", "@pulumi", "pulumi", PLUGIN), "utf8"),
+    );
+    expect(readFileSync(join(root, "bin", HOST), "utf8")).toBe(
+      readFileSync(join(env.SHIPPING_LANGHOST_DIR as string, "3.248.0", HOST), "utf8"),
     );
 
     const again = run(process.execPath, [ENSURE], env);
@@ -114,6 +135,7 @@ describe("scripts/install-pulumi.sh with a stand-in go", () => {
       `Using Node.js ${process.version} at ${process.execPath} (package.json engines.node: >=20.18.1)`,
     );
     expect(cli).toMatch(new RegExp(`^Using Pulumi CLI v3\\.248\\.0 at ${root}/bin/pulumi \\(built by`));
+    expect(cli).toContain(`and its Node.js language host ${root}/bin/${HOST}`);
     expect(rest).toEqual([]);
     expect(run("bash", [SCRIPT], env).output).toContain("nothing to do");
     expect(go.calls()).toHaveLength(3);
@@ -130,6 +152,30 @@ describe("scripts/install-pulumi.sh with a stand-in go", () => {
       "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v3.259.0",
     );
     expect(result.output).toContain(`Pulumi CLI v3.259.0 installed at ${home}/versions/3.259.0/bin/pulumi`);
+    expect(readFileSync(join(home, "versions", "3.259.0", "bin", HOST), "utf8")).toBe(
+      "#!/bin/sh\necho host 3.259.0\n",
+    );
+  });
+
+  it("puts the language host beside a CLI built before it was needed, and fails naming the fix when none is there", () => {
+    const go = standInGo();
+    const { env, home } = machine(go);
+    expect(run("bash", [SCRIPT], env).status).toBe(0);
+    const host = join(home, "versions", "3.248.0", "bin", HOST);
+    rmSync(host);
+    const again = run("bash", [SCRIPT], env);
+    expect(again.status, again.output).toBe(0);
+    expect(again.output).toContain(`Copying the Node.js language host ${HOST} beside the CLI`);
+    expect(existsSync(host)).toBe(true);
+
+    rmSync(host);
+    const missing = run("bash", [SCRIPT], { ...env, SHIPPING_LANGHOST_DIR: tempFolder("no-hosts-") });
+    expect(missing.status).toBe(1);
+    expect(missing.output).toMatch(
+      /no Node\.js language host for the Pulumi CLI v3\.248\.0 at .*\/3\.248\.0\/pulumi-language-nodejs/,
+    );
+    expect(missing.output).toContain("set SHIPPING_LANGHOST_DIR");
+    expect(go.calls().filter((call) => call.args[0] === "build")).toHaveLength(1);
   });
 
   it("refuses a Go older than the wrapper module's go directive (1.25.11; GOTOOLCHAIN=local), naming both, and writes nothing", () => {
