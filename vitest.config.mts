@@ -35,6 +35,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: [
+            "test/official/**/*.test.ts",
             "test/e2e/**/*.test.ts",
             "test/reliability/**/*.test.ts",
             "test/package/**/*.test.ts",

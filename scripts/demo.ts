@@ -1,17 +1,28 @@
 /**
- * `npm start` (up), `npm run preview` and `npm run destroy`: the root program (one shop's three hooks from
- * Pulumi.yaml) deployed by the real Pulumi CLI to the embedded Shipping API simulator, whose data persists in
- * .sim/state.json and whose stack lives in .pulumi-state/. Running `npm start` twice changes nothing.
+ * `npm start` (up), `npm run preview` and `npm run destroy`: the root project (Pulumi.yaml and its program
+ * `dist/index.js`, one shop's three hooks from Pulumi.yaml) deployed by the real Pulumi CLI and its Node.js
+ * language host, as `pulumi up` in the repository's root would, to the embedded Shipping API simulator, whose
+ * data persists in .sim/state.json and whose stack lives in .pulumi-state/. Running `npm start` twice changes
+ * nothing.
  */
 import { join, resolve } from "node:path";
-import program from "../index";
 import { ShippingClient } from "../provider";
 import { DEFAULT_SHOPS, startSimulator } from "../simulator";
 import { ensurePulumiCli } from "./ensurePulumiCli";
-import { openStack, withDeadline } from "./lib/stacks";
+import { openProjectStack, withDeadline } from "./lib/stacks";
 
-const REPO_ROOT = resolve(__dirname, "..", "..");
-const SIMULATOR_DATA_FILE = join(REPO_ROOT, ".sim", "state.json");
+/**
+ * The project folder: the repository's root, where Pulumi.yaml runs `dist/index.js`. `SHIPPING_DEMO_PROJECT`
+ * names another folder with such a Pulumi.yaml (the demo's test runs it in a folder of its own).
+ */
+const PROJECT_DIR = process.env.SHIPPING_DEMO_PROJECT ?? resolve(__dirname, "..", "..");
+const SIMULATOR_DATA_FILE = join(PROJECT_DIR, ".sim", "state.json");
+/**
+ * The simulator's port, the same on every run: the subscriptions' ids mean something only at the API that
+ * issued them, so a simulator at another port is another API, and the stack refuses to act there. The
+ * simulator command's own default; `SHIPPING_DEMO_PORT` sets another.
+ */
+const DEMO_PORT = Number(process.env.SHIPPING_DEMO_PORT ?? 4010);
 const STACK_NAME = "dev";
 const OPERATION_DEADLINE_MS = 10 * 60_000;
 const OPERATIONS = ["up", "preview", "destroy"] as const;
@@ -39,16 +50,21 @@ async function main(operation: Operation): Promise<void> {
   const shop = DEFAULT_SHOPS[0];
   const apiKey = shop?.keys.readWrite[0];
   if (shop === undefined || apiKey === undefined) throw new Error("the simulator has no default shop");
-  const simulator = await startSimulator({ dataFile: SIMULATOR_DATA_FILE });
+  const simulator = await startSimulator({ dataFile: SIMULATOR_DATA_FILE, port: DEMO_PORT }).catch(
+    (error: unknown) => {
+      if ((error as { code?: unknown }).code !== "EADDRINUSE") throw error;
+      throw new Error(
+        `port ${DEMO_PORT} is in use (another demo or simulator?): stop it, or set SHIPPING_DEMO_PORT to a free port and use that one for every run of this demo`,
+      );
+    },
+  );
   console.log(
     `Shipping API simulator at ${simulator.baseUrl} (data: ${SIMULATOR_DATA_FILE}, shop: ${shop.name})`,
   );
   try {
-    const stack = await openStack({
-      workDir: REPO_ROOT,
-      projectName: "shipping-webhooks",
+    const stack = await openProjectStack({
+      workDir: PROJECT_DIR,
       stackName: STACK_NAME,
-      program,
       // The key reaches the provider through the environment only: nothing of it is written to disk.
       env: { SHIPPING_API_KEY: apiKey, SHIPPING_BASE_URL: simulator.baseUrl },
     });

@@ -72,6 +72,35 @@ export async function openStack(spec: StackSpec): Promise<Stack> {
   return stack;
 }
 
+/** A project folder's stack: its Pulumi.yaml and program, run by the CLI's Node.js language host. */
+export interface ProjectStackSpec {
+  /** The folder holding Pulumi.yaml (with its `backend:` and `main:`). */
+  readonly workDir: string;
+  readonly stackName: string;
+  /** Extra environment of the CLI, the program and the provider it starts. */
+  readonly env?: Record<string, string>;
+}
+
+/**
+ * Creates or selects a stack of the project in `workDir` (an Automation API local program): the CLI runs the
+ * program with its language host exactly as `pulumi up` in that folder does.
+ */
+export async function openProjectStack(spec: ProjectStackSpec): Promise<Stack> {
+  mkdirSync(defaultBackendDir(spec.workDir), { recursive: true });
+  return LocalWorkspace.createOrSelectStack(
+    { stackName: spec.stackName, workDir: spec.workDir },
+    {
+      pulumiCommand: await pulumiCommand(),
+      envVars: {
+        PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? DEMO_PASSPHRASE,
+        PULUMI_SKIP_UPDATE_CHECK: "1",
+        PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+        ...spec.env,
+      },
+    },
+  );
+}
+
 /** The default backend folder of a project: `.pulumi-state/` inside it. */
 export function defaultBackendDir(projectDir: string): string {
   return join(projectDir, ".pulumi-state");

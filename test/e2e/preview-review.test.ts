@@ -1,6 +1,6 @@
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
+import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { ACME_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
@@ -71,7 +71,7 @@ describe("the preview a reviewer reads", () => {
     for (const file of ["Pulumi.yaml", "Pulumi.production.yaml"]) {
       copyFileSync(join(REPO_ROOT, "examples/gitops", file), join(box.workDir, file));
     }
-    const program = (dist.module("examples/gitops/index.js") as { default: PulumiFn }).default;
+    const program = dist.program("examples/gitops/index.js");
     const stack = await dist.stacks.openStack({
       workDir: box.workDir,
       projectName: "webhooks",

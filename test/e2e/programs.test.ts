@@ -1,18 +1,15 @@
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESOURCE_TYPE } from "../../provider/dynamicProvider";
-import { HOOKS } from "../../provider/hooks";
 import { type RunningSimulator, startSimulator } from "../../simulator";
-import { ACME_KEY, acmeStackConfig, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, acmeStackConfig, TEST_SHOPS } from "../support/shops";
 import {
   type Declaration,
   declarationsProgram,
-  dist,
   engine,
-  OutputLog,
   pulumi,
   REPO_ROOT,
   sandbox,
@@ -147,116 +144,5 @@ describe("provider builds and project copies", () => {
     );
     await engine(copy.destroy(), "destroy from the copy");
     expect(sim.subscriptions("acme")).toEqual([]);
-  });
-});
-
-/** Runs a program of the repo from a sandbox holding a copy of its Pulumi.yaml. */
-async function runProject(folder: string, main: string, projectName: string, configMap = {}, env = {}) {
-  const box = sandbox(projectName);
-  // The inline program stands in for `main` (which names the compiled file for the official CLI).
-  const settings = readFileSync(join(REPO_ROOT, folder, "Pulumi.yaml"), "utf8").replace(/^main: .*\n/m, "");
-  writeFileSync(join(box.workDir, "Pulumi.yaml"), settings);
-  const program = (dist.module(main) as { default: PulumiFn }).default;
-  const stack = await dist.stacks.openStack({
-    workDir: box.workDir,
-    projectName,
-    stackName: "test",
-    program,
-    config: configMap,
-    env: { PULUMI_HOME: box.pulumiHome, ...env },
-  });
-  return stack;
-}
-
-describe("the root program and every example, through the engine", () => {
-  it.each([
-    [".", "index.js", "shipping-webhooks"],
-    ["examples/from-config", "examples/from-config/index.js", "from-config"],
-  ])("%s declares one shop's three hooks from Pulumi.yaml config", async (folder, main, name) => {
-    sim.reset();
-    const stack = await runProject(
-      folder,
-      main,
-      name,
-      {},
-      { SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl },
-    );
-    await engine(stack.up(), `${name}: up`);
-    expect(
-      sim
-        .subscriptions("acme")
-        .map((s) => s.url)
-        .sort(),
-    ).toEqual([
-      "https://hooks.example.com/demo/labels",
-      "https://hooks.example.com/demo/orders",
-      "https://hooks.example.com/demo/shipments",
-    ]);
-    await engine(stack.destroy(), `${name}: destroy`);
-    expect(sim.subscriptions("acme")).toEqual([]);
-  });
-
-  it("examples/from-config fails preview on bad entries, naming their stack-config paths", async () => {
-    sim.reset();
-    const stack = await runProject(
-      "examples/from-config",
-      "examples/from-config/index.js",
-      "from-config",
-      {
-        "from-config:hooks": {
-          value: JSON.stringify({
-            order_status_change: "HTTPS://Hooks.example.com/o",
-            parcel_lost: "https://x.example",
-          }),
-        },
-      },
-      { SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl },
-    );
-    const log = new OutputLog();
-    const error = await engine(stack.preview({ onOutput: log.onOutput }), "preview").then(
-      () => "",
-      (e: unknown) => String(e),
-    );
-    const text = error + log.text;
-    expect(text).toMatch(/from-config:hooks\.order_status_change: .*must be lowercase/);
-    expect(text).toMatch(/from-config:hooks\.parcel_lost: not a hook/);
-    expect(sim.requests()).toEqual([]);
-  });
-
-  it("examples/single-shop declares three hooks in TypeScript", async () => {
-    sim.reset();
-    const stack = await runProject(
-      "examples/single-shop",
-      "examples/single-shop/index.js",
-      "single-shop",
-      config(),
-    );
-    const up = await engine(stack.up(), "single-shop: up");
-    expect(sim.subscriptions("acme")).toHaveLength(3);
-    expect(up.outputs.orderStatusId?.value).toBe(
-      sim.subscriptions("acme").find((s) => s.hook === "order_status_change")?.id,
-    );
-    await engine(stack.destroy(), "single-shop: destroy");
-    expect(sim.subscriptions("acme")).toEqual([]);
-  });
-
-  it("examples/multi-shop keeps two shops apart with keys from secret config", async () => {
-    sim.reset();
-    const shops = JSON.stringify({ acme: { apiKey: ACME_KEY }, globex: { apiKey: GLOBEX_KEY } });
-    const stack = await runProject("examples/multi-shop", "examples/multi-shop/index.js", "multi-shop", {
-      "shipping:shops": { value: shops, secret: true },
-      "shipping:baseUrl": { value: sim.baseUrl },
-    });
-    await engine(stack.up(), "multi-shop: up");
-    for (const shop of ["acme", "globex"]) {
-      expect(
-        sim
-          .subscriptions(shop)
-          .map((s) => s.url)
-          .sort(),
-      ).toEqual(HOOKS.map((hook) => `https://hooks.example.com/${shop}/${hook.replaceAll("_", "-")}`).sort());
-    }
-    await engine(stack.destroy(), "multi-shop: destroy");
-    expect([...sim.subscriptions("acme"), ...sim.subscriptions("globex")]).toEqual([]);
   });
 });

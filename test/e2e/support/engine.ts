@@ -18,8 +18,19 @@ export const dist = {
   provider: load(join(REPO_ROOT, "dist/provider/index.js")) as typeof providerModule,
   stacks: load(join(REPO_ROOT, "dist/scripts/lib/stacks.js")) as typeof stacksModule,
   pulumiCli: load(join(REPO_ROOT, "dist/scripts/lib/pulumiCli.js")) as typeof pulumiCliModule,
-  /** Loads any compiled module of the repo, e.g. `examples/single-shop/index.js`. */
+  /** Loads any compiled module of the repo, e.g. `scripts/lib/stacks.js`. */
   module: (path: string): unknown => load(join(REPO_ROOT, "dist", path)),
+  /**
+   * An inline program that runs a compiled program module of the repo (top-level statements, as the language
+   * host runs `examples/gitops/index.ts`) afresh on every engine run; its exports are the stack outputs.
+   */
+  program: (path: string): automation.PulumiFn => {
+    const file = join(REPO_ROOT, "dist", path);
+    return async () => {
+      delete load.cache[file];
+      return { ...(load(file) as Record<string, unknown>) };
+    };
+  },
 };
 export const pulumi = load("@pulumi/pulumi") as typeof pulumiSdk;
 

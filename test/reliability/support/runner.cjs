@@ -1,7 +1,7 @@
-// One CI runner: runs one Pulumi operation of the GitOps example's program (examples/gitops, compiled in
-// dist/) from its own checkout folder, as the workflow's job would, through the Automation API (this machine
-// has no Node.js language host; see CONTRIBUTING.md). A separate process, so that a test can start two at the
-// same moment and kill one with SIGKILL.
+// One CI runner: runs one Pulumi operation of the GitOps example (examples/gitops: Pulumi.yaml, index.ts) in its
+// own checkout folder, as the workflow's job would: the CLI runs the project with its Node.js language host
+// (an Automation API local program). A separate process, so that a test can start two at the same moment and
+// kill one with SIGKILL.
 //
 // Usage: node runner.cjs <repoRoot> <workDir> <up|preview|refresh|cancel>
 // Environment: what the workflow sets (PULUMI_BACKEND_URL, AWS_*, PULUMI_CONFIG_PASSPHRASE, SHIPPING_API_KEY,
@@ -15,13 +15,7 @@ const OPERATION_DEADLINE_MS = 240_000;
 
 async function main() {
   const stacks = require(path.join(repoRoot, "dist/scripts/lib/stacks.js"));
-  const program = require(path.join(repoRoot, "dist/examples/gitops/index.js")).default;
-  const stack = await stacks.openStack({
-    workDir,
-    projectName: "webhooks",
-    stackName: "production",
-    program,
-  });
+  const stack = await stacks.openProjectStack({ workDir, stackName: "production" });
   const onOutput = (text) => process.stdout.write(text);
   const run = {
     up: () => stack.up({ onOutput }),

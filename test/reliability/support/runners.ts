@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Deployment, PulumiFn } from "@pulumi/pulumi/automation";
+import type { Deployment } from "@pulumi/pulumi/automation";
 import type { RunningSimulator } from "../../../simulator";
 import { dist, engine, REPO_ROOT, type Sandbox, sandbox } from "../../e2e/support/engine";
 import { ACME_KEY } from "../../support/shops";
@@ -100,6 +100,9 @@ function outcomeOf(printed: string, signal: NodeJS.Signals | null): RunnerOutcom
   };
 }
 
+/** The files of a checkout of examples/gitops that a deploy job uses (dependencies resolve from the repository). */
+const GITOPS_FILES = ["Pulumi.yaml", "Pulumi.production.yaml", "index.ts", "package.json", "tsconfig.json"];
+
 /**
  * Creates the stack of examples/gitops in the bucket (as the README's set-up step does from a laptop: `pulumi
  * stack init production`, which writes `encryptionsalt` into Pulumi.production.yaml) with `shipping:baseUrl`
@@ -111,7 +114,7 @@ export async function sharedGitopsStack(
   prefix: string,
 ): Promise<SharedStack> {
   const laptop = sandbox(`${prefix}-laptop`);
-  for (const file of ["Pulumi.yaml", "Pulumi.production.yaml"]) {
+  for (const file of GITOPS_FILES) {
     copyFileSync(join(REPO_ROOT, "examples/gitops", file), join(laptop.workDir, file));
   }
   const stackFile = join(laptop.workDir, "Pulumi.production.yaml");
@@ -125,13 +128,10 @@ export async function sharedGitopsStack(
     SHIPPING_API_KEY: ACME_KEY,
     ...s3.awsEnv(),
   };
-  const program = (dist.module("examples/gitops/index.js") as { default: PulumiFn }).default;
   await engine(
-    dist.stacks.openStack({
+    dist.stacks.openProjectStack({
       workDir: laptop.workDir,
-      projectName: "webhooks",
       stackName: "production",
-      program,
       env: { ...env, PULUMI_HOME: laptop.pulumiHome },
     }),
     "stack init",
@@ -151,9 +151,7 @@ export async function sharedGitopsStack(
         .filter((key) => key.startsWith(`${prefix}/.pulumi/locks/`)),
     runner: (name) => {
       const box = sandbox(`${prefix}-${name}`);
-      for (const file of ["Pulumi.yaml", "Pulumi.production.yaml"]) {
-        copyFileSync(join(laptop.workDir, file), join(box.workDir, file));
-      }
+      for (const file of GITOPS_FILES) copyFileSync(join(laptop.workDir, file), join(box.workDir, file));
       const start = (operation: RunnerOperation): StartedRunner => {
         const child = spawn(process.execPath, [RUNNER, REPO_ROOT, box.workDir, operation], {
           cwd: box.workDir,

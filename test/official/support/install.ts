@@ -1,0 +1,96 @@
+import { createHash, randomBytes } from "node:crypto";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PULUMI_SDK_VERSION, packRepository } from "../../package/support/consumer";
+import { runOk } from "../../package/support/process";
+import { REGISTRY_IDLE_TIMEOUT_MS, retryOnRegistryStall } from "../../package/support/registryStall";
+
+/** What `pulumi new typescript` puts in devDependencies (pinned to what this repository locks). */
+const TYPESCRIPT = "typescript@5.9.3";
+const NODE_TYPES = "@types/node@20.19.43";
+/** An ES-module TypeScript program needs a ts-node with `ts-node/esm` in the project (Pulumi vendors 7.0.1). */
+const TS_NODE = "ts-node@10.9.2";
+/** npm pack and an install from the registry on a loaded machine. */
+const INSTALL_DEADLINE_MS = 300_000;
+/** Marks an install that finished; an install is renamed into place only once it has. */
+const READY_MARKER = ".official-path-ready";
+/** Installs of other builds are removed once this old (a run of another build may still use a newer one). */
+const STALE_AFTER_MS = 24 * 60 * 60_000;
+/** Where the installs live. */
+const INSTALLS = join(tmpdir(), "pulumi-shipping-webhooks-official");
+
+/** Which project kind the packages are for. */
+export type ModuleKind = "commonjs" | "esm";
+
+/**
+ * A folder whose `node_modules` holds this package (from its packed tarball, as a user installs it),
+ * `@pulumi/pulumi`, TypeScript and the Node types: what `npm install` gives a project made by `pulumi new
+ * typescript` that added this package. Projects are laid out in folders below it, so Node resolves their
+ * imports (and the engine its dynamic-provider plugin) from there. ES-module projects also get ts-node 10.
+ *
+ * Installed once per tarball content, SDK version and kind, and kept under the OS temp folder: the next run
+ * of the same build reuses it.
+ */
+export async function installedPackages(kind: ModuleKind): Promise<string> {
+  const packDir = join(
+    tmpdir(),
+    "pulumi-shipping-webhooks-official",
+    `pack-${randomBytes(4).toString("hex")}`,
+  );
+  mkdirSync(packDir, { recursive: true });
+  const { tarball } = await packRepository(packDir);
+  const key = createHash("sha256")
+    .update(readFileSync(tarball))
+    .update(`${PULUMI_SDK_VERSION}\0${kind}\0${process.version}`)
+    .digest("hex")
+    .slice(0, 16);
+  const root = join(INSTALLS, `${kind}-${key}`);
+  if (!existsSync(join(root, READY_MARKER))) {
+    await install(root, tarball, kind);
+    removeStaleInstalls(root);
+  }
+  rmSync(packDir, { recursive: true, force: true });
+  return root;
+}
+
+/** Removes the installs of other builds that no run has made for a day. */
+function removeStaleInstalls(current: string): void {
+  for (const name of readdirSync(INSTALLS)) {
+    const path = join(INSTALLS, name);
+    if (path !== current && Date.now() - statSync(path).mtimeMs > STALE_AFTER_MS)
+      rmSync(path, { recursive: true, force: true });
+  }
+}
+
+async function install(root: string, tarball: string, kind: ModuleKind): Promise<void> {
+  const partial = `${root}.partial-${randomBytes(4).toString("hex")}`;
+  mkdirSync(partial, { recursive: true });
+  writeFileSync(join(partial, "package.json"), `${JSON.stringify({ name: "installed", private: true })}\n`);
+  const packages = [tarball, `@pulumi/pulumi@${PULUMI_SDK_VERSION}`, TYPESCRIPT, NODE_TYPES];
+  if (kind === "esm") packages.push(TS_NODE);
+  const flags = ["--no-audit", "--no-fund", "--prefer-offline", "--save-exact"];
+  const env = { ...process.env, npm_config_fetch_timeout: String(REGISTRY_IDLE_TIMEOUT_MS) };
+  await retryOnRegistryStall(
+    async () => {
+      await runOk("npm", ["install", ...flags, ...packages], {
+        cwd: partial,
+        env,
+        deadlineMs: INSTALL_DEADLINE_MS,
+      });
+    },
+    (attempt) => console.warn(`npm install failed on the network (attempt ${attempt}); again`),
+  );
+  writeFileSync(join(partial, READY_MARKER), "");
+  rmSync(root, { recursive: true, force: true });
+  renameSync(partial, root);
+}
