@@ -25,7 +25,7 @@ describe("export rendering", () => {
     ]);
     const ts = renderTypeScript(items, context);
     expect(ts).toContain('// Skipped subscription 9 ("parcel_lost" -> "https://hooks.example.com/p")');
-    expect(ts).toContain('    shop: "acme",');
+    expect(ts).toContain('  shop: "acme",');
   });
 
   it("quotes every value, so a quote or a newline in a URL cannot break out of the string", () => {
