@@ -2,7 +2,7 @@
  * One delivery attempt over HTTPS (undici): POST the body, wait at most the timeout for the answer, keep
  * the start of the answer's body, and say plainly what went wrong when nothing came back.
  */
-import { rootCertificates } from "node:tls";
+import { createSecureContext, rootCertificates } from "node:tls";
 import { Agent, request } from "undici";
 import { RESPONSE_EXCERPT_BYTES } from "./constants";
 
@@ -18,9 +18,16 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
-/** A connection pool for deliveries that trusts the system's CAs plus `extraCa` (PEM). */
+/**
+ * A connection pool for deliveries that trusts the system's CAs plus `extraCa` (PEM). One TLS context is
+ * built here and shared: given `ca` instead, every new connection (each one after a timeout) would parse the
+ * ~140 system roots again into a context of its own, and the soak saw RSS climb by tens of MB with it.
+ */
 export function deliveryAgent(extraCa: string | undefined): Agent {
-  return new Agent(extraCa === undefined ? {} : { connect: { ca: [...rootCertificates, extraCa] } });
+  if (extraCa === undefined) return new Agent();
+  return new Agent({
+    connect: { secureContext: createSecureContext({ ca: [...rootCertificates, extraCa] }) },
+  });
 }
 
 /** `CODE: message: cause` of a connection or TLS error. */

@@ -125,7 +125,8 @@ describe("defect 4: stalled readers of a listing", () => {
   });
 
   it("at most 8 listings stream at once (the next gets 429), and a stalled one is cut after listingTimeoutMs", async () => {
-    const sim = await startSim({ requestLogBytes: 64 * MIB, listingTimeoutMs: 400 });
+    // Long enough for all eight to be seen streaming together on a loaded machine, short enough to wait out.
+    const sim = await startSim({ requestLogBytes: 64 * MIB, listingTimeoutMs: 2_500 });
     const padding = "p".repeat(14_000);
     for (let i = 0; i < 700; i += 10) {
       await Promise.all(
