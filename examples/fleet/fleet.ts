@@ -136,7 +136,7 @@ export function parseFleet(raw: unknown, source = "fleet file"): Fleet {
         const earlier = groupOf.get(shop);
         if (earlier !== undefined) {
           problems.push(
-            `${where}.${shop}: already in group ${earlier}; a shop belongs to exactly one stack (two stacks would fight over its hooks)`,
+            `${where}.${shop}: already in group ${earlier}; a shop belongs to exactly one group. To move it, list it only under its new group: the next up moves its subscriptions there without unsubscribing them`,
           );
           continue;
         }

@@ -48,14 +48,21 @@ export function readShopKeys(env: NodeJS.ProcessEnv): Map<string, ShopCredential
 
 /**
  * The `SHIPPING_SHOPS` value one stack gets: only its own shops' keys, so a stack cannot touch another
- * group's shops. Throws naming the shops that have no key, and how to add one.
+ * group's shops, plus those of `movingOut`, shops the fleet file put in another group while this stack still
+ * records some of their subscriptions (it deletes those of hooks the new group does not declare, and its
+ * refresh reads them). Throws naming the shops that have no key, and how to add one.
  */
-export function groupShopsValue(group: FleetGroup, keys: ReadonlyMap<string, ShopCredentials>): string {
-  const missing = group.shops.filter((shop) => !keys.has(shop.name)).map((shop) => shop.name);
+export function groupShopsValue(
+  group: FleetGroup,
+  keys: ReadonlyMap<string, ShopCredentials>,
+  movingOut: readonly string[] = [],
+): string {
+  const names = [...group.shops.map((shop) => shop.name), ...movingOut];
+  const missing = names.filter((name) => !keys.has(name));
   if (missing.length > 0) {
     throw new CredentialsError(
       `${SHOPS_ENV} has no key for ${missing.join(", ")}: add {"${missing[0]}": {"apiKey": "..."}} to it (a CI secret, never a file)`,
     );
   }
-  return JSON.stringify(Object.fromEntries(group.shops.map((shop) => [shop.name, keys.get(shop.name)])));
+  return JSON.stringify(Object.fromEntries(names.map((name) => [name, keys.get(name)])));
 }

@@ -9,154 +9,29 @@ import {
   StackNotFoundError,
 } from "@pulumi/pulumi/automation";
 import { ISOLATION_UNAVAILABLE, isolateInlineProgramConnections } from "pulumi-shipping-webhooks";
-import type { Fleet, FleetGroup } from "./fleet";
+import { errorSummary } from "./errors";
+import type { FleetGroup } from "./fleet";
+import { handOver, type MoveLedger, newLedger, prepareMoves } from "./handoff";
 import { CredentialsError, groupShopsValue, readShopKeys, SHOPS_ENV } from "./keys";
 import { mapWithConcurrency } from "./pool";
 import { groupProgram } from "./program";
+import {
+  FleetConfigError,
+  type FleetResult,
+  type FleetRunOptions,
+  type StackProgress,
+  type StackResult,
+} from "./types";
 
-/** What the runner does to each stack. */
-export type FleetOperation = "up" | "preview" | "destroy";
-
-/** The operations, for argument checks. */
-export const FLEET_OPERATIONS: readonly FleetOperation[] = ["up", "preview", "destroy"];
-
-/** How to run one operation over a fleet. */
-export interface FleetRunOptions {
-  readonly fleet: Fleet;
-  readonly operation: FleetOperation;
-  /** Most stacks running at once. */
-  readonly concurrency: number;
-  /**
-   * Folder of the stacks' project folders (`<workRoot>/<stack>/`, each with its Pulumi.yaml and a log per
-   * operation). The Pulumi engine starts the provider there, so `pulumi-shipping-webhooks` must resolve from
-   * it: keep it inside the project that installed the package.
-   */
-  readonly workRoot: string;
-  /** Backend of every stack (`file://...`, `s3://...`); undefined: the CLI's login (e.g. Pulumi Cloud). */
-  readonly backendUrl?: string;
-  /** Environment with `SHIPPING_SHOPS` and `PULUMI_CONFIG_PASSPHRASE`; default `process.env`. */
-  readonly env?: NodeJS.ProcessEnv;
-  /** Only these groups (stack names); default every group of the fleet. */
-  readonly only?: readonly string[];
-  /** The engine's `--parallel` within each stack; default the engine's. */
-  readonly parallel?: number;
-  /** Refresh each stack before the operation (`--refresh`). */
-  readonly refresh?: boolean;
-  /** A stack still running after this many ms is cancelled and reported failed. */
-  readonly stackTimeoutMs?: number;
-  /** The Pulumi CLI; default `pulumi` on PATH. */
-  readonly pulumiCommand?: PulumiCommand;
-  /** Aborting stops starting stacks and cancels the running ones (as Ctrl-C does). */
-  readonly signal?: AbortSignal;
-  /** Called when a stack starts, ends or is skipped. */
-  readonly onProgress?: (event: StackProgress) => void;
-}
-
-/** One stack's progress: the line the runner prints. */
-export type StackProgress =
-  | {
-      readonly kind: "started";
-      readonly stack: string;
-      readonly operation: FleetOperation;
-      readonly shops: number;
-      readonly hooks: number;
-    }
-  | {
-      readonly kind: "done";
-      readonly stack: string;
-      readonly operation: FleetOperation;
-      readonly result: StackResult;
-    }
-  | {
-      readonly kind: "failed";
-      readonly stack: string;
-      readonly operation: FleetOperation;
-      readonly result: StackResult;
-    }
-  | {
-      readonly kind: "skipped";
-      readonly stack: string;
-      readonly operation: FleetOperation;
-      readonly result: StackResult;
-    };
-
-/** How one stack ended. */
-export interface StackResult {
-  readonly stack: string;
-  readonly status: "done" | "failed" | "skipped";
-  /** Wall time of the operation, including the CLI's start. */
-  readonly ms: number;
-  /** The engine's resource changes by kind (`create`, `same`, `update`, `delete`, `replace`, ...). */
-  readonly changes: OpMap;
-  /** Why it failed or was skipped: the engine's error lines, or the runner's own check. */
-  readonly error?: string;
-  /** The operation's full output. */
-  readonly logFile?: string;
-}
-
-/** How a run over the fleet ended. */
-export interface FleetResult {
-  readonly operation: FleetOperation;
-  readonly concurrency: number;
-  readonly ms: number;
-  readonly stacks: readonly StackResult[];
-  /** Names of the stacks that failed or were skipped: the run failed when any is listed. */
-  readonly failed: readonly string[];
-}
-
-/** A run that cannot start (bad option, no passphrase, unreadable keys); nothing was deployed. */
-export class FleetConfigError extends Error {
-  override readonly name = "FleetConfigError";
-}
-
-/** Engine errors that only say that others happened. */
-const GENERIC_ERROR = /^error: (update|preview|destroy|refresh) failed$/i;
-/** Longest error text in a progress line; the log has the rest. */
-const ERROR_TEXT_LIMIT = 600;
-
-/**
- * The errors of the engine's "Diagnostics:" section as `<resource name>: <message>`, generic ones left out.
- */
-function diagnostics(text: string): string[] {
-  const start = text.indexOf("\nDiagnostics:\n");
-  if (start < 0) return [];
-  const found: string[] = [];
-  let resource = "";
-  for (const line of text
-    .slice(start + 1)
-    .split("\n")
-    .slice(1)) {
-    if (/^\S/.test(line)) break; // the next section (Resources:, Duration:, ...)
-    const header = /^ {2}\S+ \((.+)\):$/.exec(line);
-    if (header) resource = header[1] as string;
-    const error = /^\s+(error: .*)$/.exec(line);
-    if (error && !GENERIC_ERROR.test(error[1] as string)) {
-      found.push(`${resource}: ${(error[1] as string).slice("error: ".length)}`);
-    }
-  }
-  return found;
-}
-
-/**
- * What went wrong, in one line: the first resource error of the engine's diagnostics (and how many more), else
- * the error lines of the output, else the error's first lines.
- */
-export function errorSummary(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  const resources = diagnostics(text);
-  let summary: string;
-  if (resources.length > 0) {
-    summary = resources[0] as string;
-    if (resources.length > 1) summary += ` (and ${resources.length - 1} more resource error(s))`;
-  } else {
-    const lines = text
-      .split("\n")
-      .map((line) => line.trim())
-      .filter((line) => /\berror:/i.test(line) && !GENERIC_ERROR.test(line));
-    summary = lines.length > 0 ? (lines[0] as string) : text.trim().split("\n").slice(0, 3).join(" ");
-  }
-  return summary.length > ERROR_TEXT_LIMIT ? `${summary.slice(0, ERROR_TEXT_LIMIT)}...` : summary;
-}
+export {
+  FLEET_OPERATIONS,
+  FleetConfigError,
+  type FleetOperation,
+  type FleetResult,
+  type FleetRunOptions,
+  type StackProgress,
+  type StackResult,
+} from "./types";
 
 function changesOf(changes: OpMap | undefined): OpMap {
   return Object.fromEntries(Object.entries(changes ?? {}).filter(([, count]) => (count ?? 0) > 0));
@@ -249,6 +124,7 @@ async function runStack(
   env: NodeJS.ProcessEnv,
   group: FleetGroup,
   emit: (event: StackProgress) => void,
+  ledger: MoveLedger,
 ): Promise<StackResult> {
   const { operation } = options;
   const started = performance.now();
@@ -271,12 +147,15 @@ async function runStack(
   try {
     mkdirSync(workDir, { recursive: true });
     const stack = await openStack(options, group, workDir, stackEnv(options, env, group));
+    const exclude =
+      stack === undefined ? [] : await prepareMoves(options, env, group, stack, ledger, emit, signal);
     const common = {
       onOutput: (out: string) => {
         log += out;
       },
       ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
       ...(options.refresh ? { refresh: true } : {}),
+      ...(exclude.length > 0 ? { exclude } : {}),
       ...(signal !== undefined ? { signal } : {}),
     };
     let changes: OpMap | undefined;
@@ -346,10 +225,11 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetResult> {
   const run: FleetRunOptions = { ...options, pulumiCommand };
   const emit = options.onProgress ?? (() => undefined);
   const started = performance.now();
+  const ledger = newLedger();
   const stacks = await mapWithConcurrency(
     groups,
     options.concurrency,
-    (group) => runStack(run, env, group, emit),
+    (group) => runStack(run, env, group, emit, ledger),
     (group) => {
       const result: StackResult = {
         stack: group.stack,
@@ -363,11 +243,14 @@ export async function runFleet(options: FleetRunOptions): Promise<FleetResult> {
     },
     options.signal,
   );
+  const moves = await handOver(ledger, run, emit);
+  const failedMoves = moves.filter((move) => move.status === "failed").map((move) => move.from);
   return {
     operation: options.operation,
     concurrency: options.concurrency,
     ms: performance.now() - started,
     stacks,
-    failed: stacks.filter((s) => s.status !== "done").map((s) => s.stack),
+    moves,
+    failed: [...new Set([...stacks.filter((s) => s.status !== "done").map((s) => s.stack), ...failedMoves])],
   };
 }
