@@ -12,8 +12,10 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { createPrivateCa } from "../../examples/receiver/private-ca";
 import { DEFAULT_SHOPS, type RunningSimulator, startSimulator } from "../../simulator";
 import { markdownTable } from "../bench/table";
+import { SOAK_DELIVERY_SWITCHES } from "./deliveries";
 import { soakShops } from "./shops";
 import type { IntervalStats } from "./stats";
 import type { StartMessage } from "./traffic";
@@ -92,6 +94,8 @@ const fiveXxOf = (byStatus: Record<string, number>): number =>
   Object.entries(byStatus).reduce((n, [status, count]) => (Number(status) >= 500 ? n + count : n), 0);
 
 interface Done {
+  /** Requests the receiver got (delivery attempts). */
+  received: number;
   slots: Array<{ shop: string; hook: string; model: { id: number; url: string } | undefined }>;
   total: { requests: number; unexpected: number; byStatus: Record<string, number>; samples: string[] };
 }
@@ -116,7 +120,13 @@ async function main(): Promise<void> {
   const options = flags();
   const dir = mkdtempSync(join(tmpdir(), "sim-soak-"));
   const dataFile = join(dir, "state.json");
-  const sim: RunningSimulator = await startSimulator({ dataFile, shops: [...DEFAULT_SHOPS, ...soakShops()] });
+  const ca = await createPrivateCa();
+  const sim: RunningSimulator = await startSimulator({
+    dataFile,
+    shops: [...DEFAULT_SHOPS, ...soakShops()],
+    deliveryCa: ca.caPem,
+    switches: SOAK_DELIVERY_SWITCHES,
+  });
   const child = fork(join(__dirname, "traffic.js"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   let exited: number | null | undefined;
   child.once("exit", (code) => {
@@ -127,6 +137,7 @@ async function main(): Promise<void> {
     baseUrl: sim.baseUrl,
     durationMs: options.durationS * 1000,
     seed: options.seed,
+    tls: ca.server,
   };
   const done = waitFor<Done>(child, "done", options.durationS * 1000 + WIND_DOWN_MS);
   child.send(start);
@@ -210,7 +221,8 @@ async function main(): Promise<void> {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([s, n]) => `${s}: ${n}`)
     .join(", ");
-  const extra = `Answers by status: ${statuses}. Unexpected answers (a status the scenario did not expect): ${final.total.unexpected}${final.total.samples.length > 0 ? ` (e.g. ${final.total.samples.slice(0, 5).join("; ")})` : ""}.`;
+  const attempts = sim.deliveries().length;
+  const extra = `Delivery attempts received by the soak's receiver: ${final.received} (the delivery log held the last ${attempts} at the end). Answers by status: ${statuses}. Unexpected answers (a status the scenario did not expect): ${final.total.unexpected}${final.total.samples.length > 0 ? ` (e.g. ${final.total.samples.slice(0, 5).join("; ")})` : ""}.`;
   process.stdout.write(`\n${verdictTable}\n\n${extra}\n`);
 
   mkdirSync(RESULTS, { recursive: true });

@@ -8,6 +8,11 @@ export const HOOKS = ["shipment_status_change", "shipment_label_created", "order
 /** Key of the shop that owns no subscription (its DELETEs of others' ids must be refused). */
 export const INTRUDER_KEY = "soak-intruder-key";
 
+/** The shop whose hooks are subscribed to the soak's receiver (no writer touches it). */
+export const DELIVERY_SHOP = "soakdeliveries";
+/** Its key. */
+export const DELIVERY_SHOP_KEY = "soak-deliveries-key";
+
 /** The API key of writer shop `i`. */
 export const writerKey = (i: number): string => `soak-writer-key-${i}`;
 
@@ -19,6 +24,7 @@ export function soakShops(): ShopSeed[] {
       keys: { readWrite: [writerKey(i)] },
     })),
     { name: "intruder", keys: { readWrite: [INTRUDER_KEY] } },
+    { name: DELIVERY_SHOP, keys: { readWrite: [DELIVERY_SHOP_KEY] } },
   ];
 }
 

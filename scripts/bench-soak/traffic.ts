@@ -2,13 +2,14 @@
  * The soak's second process: runs the traffic against the simulator whose URL it is given, reports each
  * interval's figures when asked, and at the end its model of the writer slots. Messages (IPC):
  * in `{type:"start", baseUrl, durationMs, seed}` and `{type:"sample"}`; out `{type:"sample", stats}` and
- * `{type:"done", slots, total}`.
+ * `{type:"done", slots, total, received}`.
  */
+import { notifier, startSoakReceiver, subscribeReceiver } from "./deliveries";
+import { hostile } from "./hostile";
 import {
   CONTROL_BURST_EVERY_MS,
   type Context,
   controlBursts,
-  hostile,
   prng,
   reader,
   writer,
@@ -17,9 +18,10 @@ import {
 import { WRITER_SHOPS } from "./shops";
 import { Stats } from "./stats";
 
-/** Concurrent readers and hostile clients (writers: one per slot, 30). */
+/** Concurrent readers, hostile clients and notifiers (writers: one per slot, 30). */
 const READERS = 6;
 const HOSTILE_CLIENTS = 6;
+const NOTIFIERS = 3;
 
 /** Start message. */
 export interface StartMessage {
@@ -27,6 +29,8 @@ export interface StartMessage {
   baseUrl: string;
   durationMs: number;
   seed: number;
+  /** The receiver's certificate and key (signed by the CA the simulator trusts). */
+  tls: { cert: string; key: string };
 }
 
 const stats = new Stats();
@@ -43,14 +47,19 @@ async function main(start: StartMessage): Promise<void> {
     random: prng(start.seed),
   };
   const slots = writerSlots();
+  const receiver = await startSoakReceiver(start.tls, prng(start.seed + 1));
+  await subscribeReceiver(ctx, receiver.url);
   await Promise.all([
+    ...Array.from({ length: NOTIFIERS }, () => notifier(ctx)),
     ...slots.map((slot, i) => writer(ctx, slot, i)),
     ...Array.from({ length: READERS }, (_, i) => reader(ctx, i % WRITER_SHOPS)),
     ...Array.from({ length: HOSTILE_CLIENTS }, () => hostile(ctx)),
     controlBursts({ ...ctx, deadline: ctx.deadline - CONTROL_BURST_EVERY_MS }),
   ]);
+  await receiver.close();
   reply({
     type: "done",
+    received: receiver.received(),
     slots: slots.map(({ shop, hook, model }) => ({ shop, hook, model })),
     total: {
       requests: stats.total.requests,
