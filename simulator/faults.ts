@@ -15,6 +15,19 @@ export interface ActiveFault {
   remaining?: number;
   /** Requests matched so far. */
   matched: number;
+  /** Dormant until a request of this method arrives (its `after`). */
+  waitingFor?: string;
+}
+
+/** Which API request a fault is asked about: its method and path (without the query). */
+export interface FaultedRequest {
+  readonly method: string;
+  readonly path: string;
+}
+
+/** Whether `path` asks for an id list (`/webhook_subscriptions/1;2`) rather than the listing. */
+function asksForIds(path: string): boolean {
+  return /\/webhook_subscriptions\/[^/]+$/.test(path);
 }
 
 /** What to do with one request. */
@@ -42,6 +55,7 @@ export class FaultList {
   add(spec: FaultSpec): void {
     const fault: ActiveFault = { spec: { ...spec }, matched: 0 };
     if (spec.count !== undefined) fault.remaining = spec.count;
+    if (spec.after !== undefined) fault.waitingFor = spec.after.toUpperCase();
     this.faults.push(fault);
   }
 
@@ -55,13 +69,16 @@ export class FaultList {
     return this.faults.map((f) => ({ ...f, spec: { ...f.spec } }));
   }
 
-  /** Decide the faults for a request with `method`, consuming counts. */
-  plan(method: string): FaultPlan {
+  /** Decide the faults for a request (a method alone: any path), consuming counts. */
+  plan(asked: FaultedRequest | string): FaultPlan {
+    const request = typeof asked === "string" ? { method: asked, path: "" } : asked;
     const plan: FaultPlan = { latencyMs: 0 };
     if (this.faults.length === 0) return plan;
     for (const fault of this.faults) {
-      const wanted = fault.spec.method;
-      if (wanted !== undefined && wanted.toUpperCase() !== method) continue;
+      if (fault.waitingFor !== undefined) continue;
+      const { method, request: kind } = fault.spec;
+      if (method !== undefined && method.toUpperCase() !== request.method) continue;
+      if (kind !== undefined && (kind === "ids") !== asksForIds(request.path)) continue;
       const fired = fires(fault);
       fault.matched += 1;
       if (fault.remaining !== undefined) fault.remaining -= 1;
@@ -77,6 +94,8 @@ export class FaultList {
       break;
     }
     this.faults = this.faults.filter((f) => f.remaining === undefined || f.remaining > 0);
+    // A dormant fault wakes on its method's request, and applies from the next request on.
+    for (const fault of this.faults) if (fault.waitingFor === request.method) delete fault.waitingFor;
     return plan;
   }
 }

@@ -46,33 +46,26 @@ const switchesPatch = z.strictObject({
   eventField: z.enum(["omitted", "included"]).optional(),
 });
 
+/** What every fault may narrow itself to (see FaultMatch). */
+const faultMatch = {
+  method: method.optional(),
+  request: z.enum(["listing", "ids"]).optional(),
+  after: method.optional(),
+  count: positiveInt.optional(),
+};
+
 const faultSpec = z.discriminatedUnion("kind", [
-  z.strictObject({
-    kind: z.literal("latency"),
-    ms: timerMs,
-    method: method.optional(),
-    count: positiveInt.optional(),
-  }),
+  z.strictObject({ kind: z.literal("latency"), ms: timerMs, ...faultMatch }),
   z.strictObject({
     kind: z.literal("status"),
     status: z.number().int().min(400).max(599),
-    method: method.optional(),
-    count: positiveInt.optional(),
     rate: z.number().min(0).max(1).optional(),
     retryAfterSeconds: nonNegativeInt.optional(),
+    ...faultMatch,
   }),
-  z.strictObject({ kind: z.literal("reset"), method: method.optional(), count: positiveInt.optional() }),
-  z.strictObject({
-    kind: z.literal("drop-after-write"),
-    method: method.optional(),
-    count: positiveInt.optional(),
-  }),
-  z.strictObject({
-    kind: z.literal("stall"),
-    ms: timerMs.optional(),
-    method: method.optional(),
-    count: positiveInt.optional(),
-  }),
+  z.strictObject({ kind: z.literal("reset"), ...faultMatch }),
+  z.strictObject({ kind: z.literal("drop-after-write"), ...faultMatch }),
+  z.strictObject({ kind: z.literal("stall"), ms: timerMs.optional(), ...faultMatch }),
 ]);
 
 /** Shipment status values production knows (observed-behaviour.md): 1-19 and 30-38. */

@@ -148,7 +148,7 @@ export function createSimServer(deps: ServerDeps): SimServer {
     const scrub = (text: string): string => deps.api.ring.scrub(text);
     const entry = deps.log.begin(req, target.rawPath, target.query, deps.api.ring);
     if (refusal !== undefined) return answer(res, entry, errorAnswer(refusal, scrub));
-    const plan = deps.faults.plan(req.method ?? "");
+    const plan = deps.faults.plan({ method: req.method ?? "", path: target.rawPath });
     if (plan.recorded !== undefined) entry.fault = plan.recorded;
     if (plan.latencyMs > 0) await delay(plan.latencyMs);
     const fault = plan.terminal;

@@ -94,20 +94,26 @@ export interface Switches {
   eventField: "omitted" | "included";
 }
 
+/**
+ * Which requests a fault applies to, besides its `method`: `request` narrows it to the listing
+ * (`/webhook_subscriptions/`) or to requests of an id list (`/webhook_subscriptions/1;2`), and `after` keeps it
+ * dormant until a request of that method has arrived (for example `after: "POST"`: the listing before a write
+ * passes, the read-back or the listing that confirms it fails).
+ */
+export interface FaultMatch {
+  method?: string;
+  request?: "listing" | "ids";
+  after?: string;
+  count?: number;
+}
+
 /** A programmable fault applied to API requests (never to control endpoints). */
 export type FaultSpec =
-  | { kind: "latency"; ms: number; method?: string; count?: number }
-  | {
-      kind: "status";
-      status: number;
-      method?: string;
-      count?: number;
-      rate?: number;
-      retryAfterSeconds?: number;
-    }
-  | { kind: "reset"; method?: string; count?: number }
-  | { kind: "drop-after-write"; method?: string; count?: number }
-  | { kind: "stall"; ms?: number; method?: string; count?: number };
+  | ({ kind: "latency"; ms: number } & FaultMatch)
+  | ({ kind: "status"; status: number; rate?: number; retryAfterSeconds?: number } & FaultMatch)
+  | ({ kind: "reset" } & FaultMatch)
+  | ({ kind: "drop-after-write" } & FaultMatch)
+  | ({ kind: "stall"; ms?: number } & FaultMatch);
 
 /** One API request as the simulator saw it. */
 export interface RequestLogEntry {

@@ -174,6 +174,32 @@ describe("fault list", () => {
     list.plan("DELETE");
     expect(list.list()).toEqual([]);
   });
+
+  it("request narrows a fault to the listing or to id lists, and after keeps it dormant until that method came", () => {
+    const list = new FaultList();
+    list.add({ kind: "status", status: 500, method: "GET", request: "ids", after: "POST" });
+    list.add({ kind: "status", status: 503, method: "GET", request: "listing", after: "POST", count: 1 });
+    const get = (path: string) => list.plan({ method: "GET", path }).terminal;
+    expect(get("/webhook_subscriptions/")).toBeUndefined(); // dormant: no POST yet
+    expect(get("/webhook_subscriptions/1;2")).toBeUndefined();
+    expect(list.plan({ method: "POST", path: "/webhook_subscriptions" }).terminal).toBeUndefined();
+    expect(get("/webhook_subscriptions/1;2")).toMatchObject({ status: 500 });
+    expect(get("/webhook_subscriptions/3")).toMatchObject({ status: 500 });
+    expect(get("/webhook_subscriptions/")).toMatchObject({ status: 503 });
+    expect(get("/webhook_subscriptions/")).toBeUndefined(); // its one count is spent
+  });
+
+  it("after a POST, the read-back of the written ids fails over HTTP while the listing before it passed", async () => {
+    const sim = await startSim();
+    sim.addFault({ kind: "status", status: 500, method: "GET", request: "ids", after: "POST" });
+    expect((await api(sim, "GET", "/webhook_subscriptions/")).status).toBe(200);
+    const posted = await api(sim, "POST", "/webhook_subscriptions", {
+      body: subs(["order_status_change", "https://h.example.com/o"]),
+    });
+    expect(posted.status).toBe(200);
+    expect((await api(sim, "GET", "/webhook_subscriptions/1")).status).toBe(500);
+    expect((await api(sim, "GET", "/webhook_subscriptions/")).status).toBe(200);
+  });
 });
 
 describe("durations beyond a Node timer (2^31-1 ms)", () => {
