@@ -1,16 +1,21 @@
 /**
  * The defects of issue 13 as explorer sequences, each the shortest that breaks an invariant on the provider
- * as it was when the issue was filed. `npm run explore -- --cases` replays them all (each must pass once the
- * provider is fixed); `--replay` runs any one of them.
+ * as it was when the issue was filed (issue 26's are in cases26.ts). `npm run explore -- --cases` replays
+ * them all (each must pass once the provider is fixed); `--replay` runs any one of them.
  */
-import type { Hook, ResourceName, ShopEntry, StackName, Step, Target } from "./model";
+import type { DeclName, Hook, ShopEntry, StackName, Step, Target } from "./model";
 
-const ORDERS: Hook = "order_status_change";
-const SHIPMENTS: Hook = "shipment_status_change";
+/** Hooks, short. */
+export const ORDERS: Hook = "order_status_change";
+/** Hooks, short. */
+export const SHIPMENTS: Hook = "shipment_status_change";
+/** Hooks, short. */
+export const LABELS: Hook = "shipment_label_created";
 
-function add(
+/** An add step (default shop entry, plain URL unless told). */
+export function add(
   stack: StackName,
-  name: ResourceName,
+  name: DeclName,
   hook: Hook,
   url: number,
   shop: ShopEntry = "default",
@@ -19,11 +24,13 @@ function add(
   return { kind: "add", stack, name, hook, url, secret, shop };
 }
 
-function op(stack: StackName, operation: Extract<Step, { kind: "operation" }>["op"]): Step {
+/** A full operation step. */
+export function op(stack: StackName, operation: Extract<Step, { kind: "operation" }>["op"]): Step {
   return { kind: "operation", stack, op: operation };
 }
 
-function config(stack: StackName, entry: ShopEntry, target: Target): Step {
+/** A config step: a shop entry's service, spelling and key. */
+export function config(stack: StackName, entry: ShopEntry, target: Target): Step {
   return { kind: "config", stack, entry, target };
 }
 

@@ -75,6 +75,18 @@ export function secretsAtRest(backendDir: string): string[] {
   return problems;
 }
 
+/**
+ * Invariant 4, in stack config: no secret in plain text in the project's `Pulumi.<stack>.yaml` files (a URL
+ * set with `pulumi config set --secret` is stored encrypted there).
+ */
+export function secretsInStackConfig(projectDir: string): string[] {
+  const problems: string[] = [];
+  for (const file of filesUnder(projectDir, /^Pulumi\..+\.yaml$/)) {
+    problems.push(...secretsIn(file.text, `stack config ${file.path.slice(projectDir.length + 1)}`));
+  }
+  return problems;
+}
+
 /** Invariant 4, in a text: a plain `stack export`, or what the CLI printed. */
 export function secretsIn(text: string, where: string): string[] {
   return secretNeedles()
@@ -108,7 +120,7 @@ function diagnosticBlocks(printed: string): string[] {
 }
 
 /** The error messages of a failed operation: diagnostic blocks with an error, and `error:` lines. */
-function errorMessages(text: string): string[] {
+export function errorMessages(text: string): string[] {
   const blocks = diagnosticBlocks(text).filter((b) => b.includes("error:"));
   const lines = text
     .split("\n")
@@ -118,8 +130,11 @@ function errorMessages(text: string): string[] {
 
 /** The first error message of a failed operation, on one line (for reports). */
 export function firstError(text: string): string {
+  const messages = errorMessages(text);
+  // The stack's own "update failed" says nothing: a resource's error first.
+  const telling = messages.find((m) => !/error: (update|preview|refresh|destroy) failed\s*$/.test(m));
   const message =
-    errorMessages(text)[0] ?? text.split("\n").find((l) => l.includes("error")) ?? text.split("\n")[0] ?? "";
+    telling ?? messages[0] ?? text.split("\n").find((l) => l.includes("error")) ?? text.split("\n")[0] ?? "";
   return message.replace(/\s+/g, " ").trim().slice(0, 400);
 }
 

@@ -1,15 +1,17 @@
 /**
  * `npm run explore -- [--steps N] [--seed S] [--runs R] [--max-steps M] [--time-limit-s T]
- *   [--provider-package DIR] [--known REGEX] [--replay '<json steps>'] [--cases]`
+ *   [--provider-package DIR] [--known REGEX] [--replay '<json steps>'] [--cases [--only REGEX]]`
  *
  * Explores seeds S, S+1, ... (R generated sequences of at most M steps each) until N steps have been
  * applied, shrinking every failure, then prints a summary table and every counterexample as a replay
  * command. `--replay` runs exactly one recorded sequence. `--known` lets violations matching REGEX pass, to
- * look past defects already reported while they are being fixed. `--cases` replays the defects of issue 13
- * (scripts/explorer/cases.ts). Exit status 1 when an invariant broke.
+ * look past defects already reported while they are being fixed. `--cases` replays the defects of issues 13
+ * and 26 (scripts/explorer/cases.ts, cases26.ts; `--only` those whose name matches). Exit status 1 when an
+ * invariant broke.
  */
 import { parseArgs } from "node:util";
-import { ISSUE_13_CASES } from "./cases";
+import { ISSUE_13_CASES, type NamedCase } from "./cases";
+import { ISSUE_26_CASES } from "./cases26";
 import { type ExploreReport, explore, replay, replayCommand } from "./explore";
 import type { Step } from "./model";
 import { World } from "./world";
@@ -21,11 +23,15 @@ function log(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-async function replayCases(providerPackageDir: string | undefined): Promise<number> {
+async function replayCases(
+  providerPackageDir: string | undefined,
+  only: RegExp | undefined,
+): Promise<number> {
+  const cases: NamedCase[] = [...ISSUE_13_CASES, ...ISSUE_26_CASES].filter((c) => only?.test(c.name) ?? true);
   const world = await World.create(providerPackageDir !== undefined ? { providerPackageDir } : {});
   const failed: string[] = [];
   try {
-    for (const { name, steps } of ISSUE_13_CASES) {
+    for (const { name, steps } of cases) {
       log(`== case ${name}`);
       const { counterexample } = await replay(world, steps, log);
       if (counterexample !== undefined) failed.push(`${name}: ${counterexample.violations[0]}`);
@@ -33,7 +39,7 @@ async function replayCases(providerPackageDir: string | undefined): Promise<numb
   } finally {
     await world.close();
   }
-  log(`\n${ISSUE_13_CASES.length - failed.length} of ${ISSUE_13_CASES.length} cases pass`);
+  log(`\n${cases.length - failed.length} of ${cases.length} cases pass`);
   for (const f of failed) log(`FAILS ${f}`);
   return failed.length === 0 ? 0 : 1;
 }
@@ -87,11 +93,13 @@ async function main(): Promise<number> {
       replay: { type: "string" },
       known: { type: "string" },
       cases: { type: "boolean" },
+      only: { type: "string" },
     },
   });
   const providerPackageDir = values["provider-package"];
   if (values.replay !== undefined) return replayOnly(values.replay, providerPackageDir);
-  if (values.cases === true) return replayCases(providerPackageDir);
+  if (values.cases === true)
+    return replayCases(providerPackageDir, values.only !== undefined ? new RegExp(values.only) : undefined);
   const totalSteps = Number(values.steps ?? DEFAULTS.steps);
   const runs = Number(values.runs ?? DEFAULTS.runs);
   const maxSteps = Number(values["max-steps"] ?? DEFAULTS.maxSteps);

@@ -68,8 +68,22 @@ export async function openExplorerStack(
   };
 }
 
-/** Runs `op` on `stack` under {@link OPERATION_DEADLINE_MS}; never throws. */
-export async function runOperation(stack: Stack, op: Operation): Promise<OperationResult> {
+/** Options of a targeted operation: URNs for `--target` / `--exclude`, and `--target-dependents`. */
+export interface TargetOptions {
+  readonly target?: string[];
+  readonly targetDependents?: boolean;
+  readonly exclude?: string[];
+}
+
+/**
+ * Runs `op` on `stack` under {@link OPERATION_DEADLINE_MS}, targeted by `targeting` (for up, refresh and
+ * destroy; @pulumi/pulumi 3.248 passes them as `--target`, `--target-dependents`, `--exclude`); never throws.
+ */
+export async function runOperation(
+  stack: Stack,
+  op: Operation,
+  targeting: TargetOptions = {},
+): Promise<OperationResult> {
   let printed = "";
   const onOutput = (out: string) => {
     printed += out;
@@ -80,15 +94,16 @@ export async function runOperation(stack: Stack, op: Operation): Promise<Operati
     if (op === "preview") await withDeadline(stack.preview({ onOutput }), OPERATION_DEADLINE_MS, what);
     else if (op === "up" || op === "upRefresh") {
       const result = await withDeadline(
-        stack.up({ onOutput, ...(op === "upRefresh" ? { refresh: true } : {}) }),
+        stack.up({ onOutput, ...targeting, ...(op === "upRefresh" ? { refresh: true } : {}) }),
         OPERATION_DEADLINE_MS,
         what,
       );
       outputs = result.outputs;
-    } else if (op === "refresh") await withDeadline(stack.refresh({ onOutput }), OPERATION_DEADLINE_MS, what);
+    } else if (op === "refresh")
+      await withDeadline(stack.refresh({ onOutput, ...targeting }), OPERATION_DEADLINE_MS, what);
     else {
       await withDeadline(
-        stack.destroy({ onOutput, ...(op === "destroyRefresh" ? { refresh: true } : {}) }),
+        stack.destroy({ onOutput, ...targeting, ...(op === "destroyRefresh" ? { refresh: true } : {}) }),
         OPERATION_DEADLINE_MS,
         what,
       );

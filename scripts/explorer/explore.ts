@@ -64,7 +64,7 @@ export async function replay(
     for (const step of steps) {
       const report = await world.apply(step);
       reports.push(report);
-      if (!report.skipped) log(`  ${JSON.stringify(step)}${report.note ? ` -> ${report.note}` : ""}`);
+      if (!report.skipped) log(`  ${JSON.stringify(report.step)}${report.note ? ` -> ${report.note}` : ""}`);
       for (const v of report.violations.filter((v) => known?.test(v))) log(`  known: ${v}`);
       const violations = report.violations.filter((v) => !known?.test(v));
       if (violations.length > 0) {

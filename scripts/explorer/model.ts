@@ -1,7 +1,8 @@
 /**
  * The explorer's vocabulary: the steps a team takes (program edits, config changes, back-office changes, a
- * second stack, simulator switches, faults, engine operations, a killed CLI) and the declared world those
- * steps build. Everything here is plain JSON so that a failing sequence prints as a replayable command line.
+ * second stack, simulator switches, faults, engine operations, targeted ones, a killed CLI) and the declared
+ * world those steps build. Everything here is plain JSON so that a failing sequence prints as a replayable
+ * command line. How a step changes a declaration is in edits.ts.
  */
 
 /** The two stacks of one exploration; both work on the same shops. */
@@ -41,18 +42,34 @@ export const RESOURCE_NAMES = ["sub-alpha", "sub-bravo", "sub-charlie", "sub-del
 /** A resource name. */
 export type ResourceName = (typeof RESOURCE_NAMES)[number];
 
-/** Number of distinct callback URLs per kind (plain, secret). */
+/**
+ * The name of a declared resource: one of {@link RESOURCE_NAMES} in a program written in code, the hook
+ * itself in a program that reads its hooks from stack config (as examples/from-config names them).
+ */
+export type DeclName = ResourceName | Hook;
+
+/** Every name a step may carry, in a fixed order (a name's position picks a resource when it is not declared). */
+export const DECL_NAMES: readonly DeclName[] = [...RESOURCE_NAMES, ...HOOKS];
+
+/** Number of distinct valid callback URLs per kind (plain, secret). */
 export const URL_CHOICES = 3;
+
+/**
+ * The callback URL number the service refuses (an uppercase letter, which the URL rule forbids): preview and
+ * up must fail, naming the resource, and never print a secret one.
+ */
+export const REFUSED_URL = URL_CHOICES;
 
 /** Callback URL number `n`; a secret one carries a token and is never declared in plain text. */
 export function callbackUrl(n: number, secret: boolean): string {
+  const kind = n === REFUSED_URL ? (secret ? "Secret" : "Plain") : secret ? "secret" : "plain";
   return secret
-    ? `https://hooks.example.com/secret/${n}?token=tok-explorer-secret-${n}`
-    : `https://hooks.example.com/plain/${n}`;
+    ? `https://hooks.example.com/${kind}/${n}?token=tok-explorer-secret-${n}`
+    : `https://hooks.example.com/${kind}/${n}`;
 }
 
-/** Every secret callback URL the explorer can declare (to scan for at rest). */
-export const SECRET_URLS: readonly string[] = Array.from({ length: URL_CHOICES }, (_, n) =>
+/** Every secret callback URL the explorer can declare, the refused one included (to scan for in plain text). */
+export const SECRET_URLS: readonly string[] = Array.from({ length: URL_CHOICES + 1 }, (_, n) =>
   callbackUrl(n, true),
 );
 
@@ -81,7 +98,7 @@ export const ALT_SHOP_ENTRY = "alt";
 
 /** A resource as the program declares it. */
 export interface ResourceDecl {
-  readonly name: ResourceName;
+  readonly name: DeclName;
   readonly hook: Hook;
   readonly url: number;
   readonly secret: boolean;
@@ -92,8 +109,16 @@ export interface ResourceDecl {
   readonly ignoreUrl: boolean;
   readonly protect: boolean;
   /** The name this resource had before a rename with an alias. */
-  readonly aliasOf?: ResourceName;
+  readonly aliasOf?: DeclName;
 }
+
+/**
+ * How a stack's program declares its hooks: in code (`new WebhookSubscription(name, ...)` per declaration,
+ * with resource options), or from stack config as examples/from-config does (`<project>:hooks`, hook -> URL,
+ * each set plain or with `pulumi config set --secret --path`; `<project>:shop` names one shop entry for all;
+ * `hooksFromConfig` reads it and each resource is named by its hook, with no options).
+ */
+export type ProgramShape = "code" | "config";
 
 /** A resource option the explorer toggles. */
 export type ResourceOption = "deleteBeforeReplace" | "retainOnDelete" | "ignoreUrl" | "protect";
@@ -101,8 +126,32 @@ export type ResourceOption = "deleteBeforeReplace" | "retainOnDelete" | "ignoreU
 /** An engine operation. */
 export type Operation = "preview" | "up" | "refresh" | "destroy" | "upRefresh" | "destroyRefresh";
 
-/** A fault armed on a service for the next engine operation only (cleared after it). */
-export type FaultName = "503-burst" | "reset-burst" | "drop-after-write" | "500-once" | "503-endless";
+/**
+ * A fault armed on a service for the next engine operation only (cleared after it). The `after-post` ones
+ * fall between a write and its read-back: every request passes until the first POST has arrived, then the
+ * GETs fail with 500 (the next one only, or every one); `lost-post-then-500` also applies every POST and
+ * loses its answer, so the confirming listing is the GET that fails.
+ */
+export type FaultName =
+  | "503-burst"
+  | "reset-burst"
+  | "drop-after-write"
+  | "500-once"
+  | "503-endless"
+  | "500-after-post-once"
+  | "500-after-post"
+  | "lost-post-then-500";
+
+/** The operations that take `--target`, `--target-dependents` and `--exclude`. */
+export type TargetedOperation = "up" | "refresh" | "destroy";
+
+/**
+ * How a targeted operation picks what it steps: `--target <urn>`, `--target <urn> --target-dependents`
+ * (the explorer's resources depend on none of each other, so the same one), or `--exclude <urn>` (all
+ * others). The engine steps only those: an untargeted resource is neither created, diffed, read nor deleted,
+ * and its state record stays as it was (a resource removed from the program stays in state).
+ */
+export type TargetMode = "target" | "targetDependents" | "exclude";
 
 /** A simulator switch change. */
 export type SwitchPatch =
@@ -118,39 +167,39 @@ export type Step =
   | {
       readonly kind: "add";
       readonly stack: StackName;
-      readonly name: ResourceName;
+      readonly name: DeclName;
       readonly hook: Hook;
       readonly url: number;
       readonly secret: boolean;
       readonly shop: ShopEntry;
     }
-  | { readonly kind: "remove"; readonly stack: StackName; readonly name: ResourceName }
-  | { readonly kind: "setHook"; readonly stack: StackName; readonly name: ResourceName; readonly hook: Hook }
+  | { readonly kind: "remove"; readonly stack: StackName; readonly name: DeclName }
+  | { readonly kind: "setHook"; readonly stack: StackName; readonly name: DeclName; readonly hook: Hook }
   | {
       readonly kind: "setUrl";
       readonly stack: StackName;
-      readonly name: ResourceName;
+      readonly name: DeclName;
       readonly url: number;
       readonly secret: boolean;
     }
   | {
       readonly kind: "setShop";
       readonly stack: StackName;
-      readonly name: ResourceName;
+      readonly name: DeclName;
       readonly shop: ShopEntry;
     }
   | {
       readonly kind: "setOption";
       readonly stack: StackName;
-      readonly name: ResourceName;
+      readonly name: DeclName;
       readonly option: ResourceOption;
       readonly value: boolean;
     }
   | {
       readonly kind: "rename";
       readonly stack: StackName;
-      readonly name: ResourceName;
-      readonly to: ResourceName;
+      readonly name: DeclName;
+      readonly to: DeclName;
       readonly alias: boolean;
     }
   | { readonly kind: "config"; readonly stack: StackName; readonly entry: ShopEntry; readonly target: Target }
@@ -167,12 +216,24 @@ export type Step =
   | { readonly kind: "switch"; readonly service: ServiceName; readonly patch: SwitchPatch }
   | { readonly kind: "fault"; readonly service: ServiceName; readonly fault: FaultName }
   | { readonly kind: "operation"; readonly stack: StackName; readonly op: Operation }
+  /** `name` is resolved against the stack's state and program when the step runs (see targets.ts). */
+  | {
+      readonly kind: "targeted";
+      readonly stack: StackName;
+      readonly op: TargetedOperation;
+      readonly mode: TargetMode;
+      readonly name: DeclName;
+    }
+  /** The program is rewritten in the other shape (see {@link ProgramShape}). */
+  | { readonly kind: "shape"; readonly stack: StackName; readonly shape: ProgramShape }
   | { readonly kind: "kill"; readonly stack: StackName };
 
 /** What one stack declares: its program and its shop entries. */
 export interface StackDecl {
   readonly resources: readonly ResourceDecl[];
   readonly targets: Readonly<Record<ShopEntry, Target>>;
+  /** Absent: `code`. */
+  readonly shape?: ProgramShape;
 }
 
 /** The default targets of a fresh stack: both entries on acme, main service, first key. */
@@ -205,130 +266,7 @@ export function declaredShop(stack: StackDecl, resource: ResourceDecl): string {
   return target.pin === undefined ? realShop(target) : `${target.service}/${target.pin}`;
 }
 
-/** Declarations of one stack that reach the same real shop and hook as an earlier one. */
-export function duplicateDeclarations(stack: StackDecl): ResourceDecl[] {
-  const seen = new Set<string>();
-  const duplicates: ResourceDecl[] = [];
-  for (const r of stack.resources) {
-    const key = `${resourceShop(stack, r)}#${r.hook}`;
-    if (seen.has(key)) duplicates.push(r);
-    seen.add(key);
-  }
-  return duplicates;
-}
-
-/**
- * The step with its resource names resolved against what `stack` declares, so that generated edits mostly
- * apply: an edit of an undeclared name edits a declared resource instead (chosen by the name's position),
- * an add or a rename onto a used name takes the first free name. The resolved step is what is reported and
- * replayed.
- */
-export function resolveNames(stack: StackDecl, step: Step): Step {
-  const declared = stack.resources.map((r) => r.name);
-  const free = RESOURCE_NAMES.find((n) => !declared.includes(n));
-  if (step.kind === "add")
-    return declared.includes(step.name) && free !== undefined ? { ...step, name: free } : step;
-  if (!("name" in step)) return step;
-  const name =
-    declared.length === 0 || declared.includes(step.name)
-      ? step.name
-      : (declared[RESOURCE_NAMES.indexOf(step.name) % declared.length] as ResourceName);
-  if (step.kind === "rename") {
-    return { ...step, name, ...(declared.includes(step.to) && free !== undefined ? { to: free } : {}) };
-  }
-  return name === step.name ? step : { ...step, name };
-}
-
-/** Whether two resources of the program name the same shop entry and hook (the program itself refuses that). */
-function sameEntryTwice(stack: StackDecl): boolean {
-  const keys = stack.resources.map((r) => `${r.shop}#${r.hook}`);
-  return new Set(keys).size !== keys.length;
-}
-
-/**
- * Applies a program or config step to a stack's declaration; undefined when the step does not apply (an
- * unknown name, an add or a rename onto a name in use or kept as an alias, an edit that makes the program declare one entry's hook twice,
- * which the program refuses before any engine step and would block every later step): such a step is
- * skipped, which keeps shrinking simple. Two entries that reach the same shop are allowed: that is for the
- * provider to refuse.
- */
-export function applyEdit(stack: StackDecl, step: Step): StackDecl | undefined {
-  const next = edited(stack, step);
-  return next !== undefined && !sameEntryTwice(next) ? next : undefined;
-}
-
-function edited(stack: StackDecl, step: Step): StackDecl | undefined {
-  const find = (name: ResourceName) => stack.resources.find((r) => r.name === name);
-  // A name another resource keeps as its alias is taken too: the engine refuses a resource whose URN is
-  // another's alias ("Duplicate resource URN ... conflicting with alias"), a program error, not the provider's.
-  const taken = (name: ResourceName) =>
-    find(name) !== undefined || stack.resources.some((r) => r.aliasOf === name);
-  const replace = (name: ResourceName, next: ResourceDecl): StackDecl => ({
-    ...stack,
-    resources: stack.resources.map((r) => (r.name === name ? next : r)),
-  });
-  switch (step.kind) {
-    case "add": {
-      if (taken(step.name)) return undefined;
-      const { name, hook, url, secret, shop } = step;
-      const fresh: ResourceDecl = {
-        name,
-        hook,
-        url,
-        secret,
-        shop,
-        deleteBeforeReplace: false,
-        retainOnDelete: false,
-        ignoreUrl: false,
-        protect: false,
-      };
-      return { ...stack, resources: [...stack.resources, fresh] };
-    }
-    case "remove":
-      return find(step.name) === undefined
-        ? undefined
-        : { ...stack, resources: stack.resources.filter((r) => r.name !== step.name) };
-    case "setHook":
-    case "setUrl":
-    case "setShop":
-    case "setOption": {
-      const found = find(step.name);
-      if (found === undefined) return undefined;
-      if (step.kind === "setHook")
-        return found.hook === step.hook ? undefined : replace(step.name, { ...found, hook: step.hook });
-      if (step.kind === "setShop")
-        return found.shop === step.shop ? undefined : replace(step.name, { ...found, shop: step.shop });
-      if (step.kind === "setUrl") {
-        if (found.url === step.url && found.secret === step.secret) return undefined;
-        return replace(step.name, { ...found, url: step.url, secret: step.secret });
-      }
-      if (found[step.option] === step.value) return undefined;
-      return replace(step.name, { ...found, [step.option]: step.value });
-    }
-    case "rename": {
-      const found = find(step.name);
-      if (found === undefined || taken(step.to)) return undefined;
-      const { aliasOf: _previousAlias, ...rest } = found;
-      return replace(step.name, { ...rest, name: step.to, ...(step.alias ? { aliasOf: step.name } : {}) });
-    }
-    case "config": {
-      const current = stack.targets[step.entry];
-      const same =
-        current.service === step.target.service &&
-        current.spelling === step.target.spelling &&
-        current.key === step.target.key;
-      const { pin: _generated, ...target } = step.target;
-      const next: Target = { ...target, ...(current.pin !== undefined ? { pin: current.pin } : {}) };
-      return same ? undefined : { ...stack, targets: { ...stack.targets, [step.entry]: next } };
-    }
-    case "pin": {
-      const { pin: _old, ...current } = stack.targets[step.entry];
-      const pin = step.on ? SHOP_KEYS[current.key].shop : undefined;
-      if (pin === stack.targets[step.entry].pin) return undefined;
-      const next: Target = { ...current, ...(pin !== undefined ? { pin } : {}) };
-      return { ...stack, targets: { ...stack.targets, [step.entry]: next } };
-    }
-    default:
-      return undefined;
-  }
+/** The `<shop>#<hook>` pairs a stack declares under its current targets (a pinned entry: in the pinned shop). */
+export function declaredPairs(decl: StackDecl): Set<string> {
+  return new Set(decl.resources.map((r) => `${declaredShop(decl, r)}#${r.hook}`));
 }

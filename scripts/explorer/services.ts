@@ -6,6 +6,7 @@
 
 import type { FaultSpec, RunningSimulator, ShopSeed, Switches } from "../../simulator";
 import { startSimulator } from "../../simulator";
+import { armAfter } from "./afterWrite";
 import type { LiveSub, Snapshot } from "./ledger";
 import {
   type FaultName,
@@ -39,17 +40,41 @@ const BASE_SWITCHES: Partial<Switches> = {
   shopFields: "listed",
 };
 
-/** Faults of {@link FaultName}, armed for one operation: bursts the client's retries absorb, or not. */
-const FAULT_SPECS: Record<FaultName, FaultSpec> = {
-  "503-burst": { kind: "status", status: 503, count: 2 },
-  "reset-burst": { kind: "reset", count: 2 },
-  "drop-after-write": { kind: "drop-after-write", method: "POST", count: 1 },
-  "500-once": { kind: "status", status: 500, count: 1 },
-  "503-endless": { kind: "status", status: 503 },
+/** The simulator faults of one {@link FaultName}: armed at once, and armed once the first POST has arrived. */
+interface FaultPlan {
+  readonly now: readonly FaultSpec[];
+  readonly afterPost: readonly FaultSpec[];
+}
+
+const GET_500_ONCE: FaultSpec = { kind: "status", status: 500, method: "GET", count: 1 };
+const GET_500: FaultSpec = { kind: "status", status: 500, method: "GET" };
+
+/**
+ * Faults of {@link FaultName}, armed for one operation: bursts the client's retries absorb, or not; and
+ * faults between a write and its read-back (the POST applied, then the GETs fail).
+ */
+const FAULT_PLANS: Record<FaultName, FaultPlan> = {
+  "503-burst": { now: [{ kind: "status", status: 503, count: 2 }], afterPost: [] },
+  "reset-burst": { now: [{ kind: "reset", count: 2 }], afterPost: [] },
+  "drop-after-write": { now: [{ kind: "drop-after-write", method: "POST", count: 1 }], afterPost: [] },
+  "500-once": { now: [{ kind: "status", status: 500, count: 1 }], afterPost: [] },
+  "503-endless": { now: [{ kind: "status", status: 503 }], afterPost: [] },
+  "500-after-post-once": { now: [], afterPost: [GET_500_ONCE] },
+  "500-after-post": { now: [], afterPost: [GET_500] },
+  "lost-post-then-500": { now: [{ kind: "drop-after-write", method: "POST" }], afterPost: [GET_500] },
 };
 
-/** Faults that may legitimately fail the operation they are armed for. */
-export const FAILING_FAULTS: ReadonlySet<FaultName> = new Set(["500-once", "503-endless"]);
+/**
+ * Faults that may legitimately fail the operation they are armed for, and what its error must then say: the
+ * status, or for lost answers that the connection was closed.
+ */
+export const FAILING_FAULTS: ReadonlyMap<FaultName, RegExp> = new Map([
+  ["500-once", /50[03]/],
+  ["503-endless", /50[03]/],
+  ["500-after-post-once", /500/],
+  ["500-after-post", /500/],
+  ["lost-post-then-500", /500|closed|socket|ECONNRESET/i],
+]);
 
 /** Both simulators of an exploration. */
 export class Services {
@@ -114,7 +139,10 @@ export class Services {
 
   /** Arms a fault for the next operation. */
   armFault(service: ServiceName, fault: FaultName): void {
-    this.sims[service].addFault(FAULT_SPECS[fault]);
+    const sim = this.sims[service];
+    const plan = FAULT_PLANS[fault];
+    for (const spec of plan.now) sim.addFault(spec);
+    if (plan.afterPost.length > 0) armAfter(sim, "POST", plan.afterPost);
   }
 
   /** Clears every fault. */

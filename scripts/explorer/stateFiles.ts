@@ -126,13 +126,19 @@ export function subscriptionRecords(checkpoint: Checkpoint, pendingDeletion = fa
     }));
 }
 
-/** Every file under `dir`, recursively, as text. */
-export function filesUnder(dir: string): Array<{ path: string; text: string }> {
+/**
+ * Every file under `dir`, recursively, as text; with `only`, just the files of `dir` itself whose name
+ * matches it.
+ */
+export function filesUnder(dir: string, only?: RegExp): Array<{ path: string; text: string }> {
   if (!existsSync(dir)) return [];
   const files: Array<{ path: string; text: string }> = [];
   for (const entry of readdirSync(dir)) {
     const path = join(dir, entry);
-    if (statSync(path).isDirectory()) files.push(...filesUnder(path));
+    if (only !== undefined) {
+      if (only.test(entry) && statSync(path).isFile())
+        files.push({ path, text: readFileSync(path, "latin1") });
+    } else if (statSync(path).isDirectory()) files.push(...filesUnder(path));
     else files.push({ path, text: readFileSync(path, "latin1") });
   }
   return files;

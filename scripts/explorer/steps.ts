@@ -1,9 +1,16 @@
+/**
+ * The generator of explorer sequences: rounds of up to two changes (program, config, back office, switches,
+ * faults) then one operation (full, targeted, or a killed `up`).
+ */
 import fc from "fast-check";
 import {
+  type DeclName,
   type FaultName,
   HOOKS,
   KEY_NAMES,
   type Operation,
+  type ProgramShape,
+  REFUSED_URL,
   RESOURCE_NAMES,
   type ResourceOption,
   SERVICE_NAMES,
@@ -12,14 +19,20 @@ import {
   type Step,
   type SwitchPatch,
   type Target,
+  type TargetedOperation,
+  type TargetMode,
   URL_CHOICES,
 } from "./model";
 
 /** Stack one is the stack under test, two the neighbour: three in four steps go to one. */
 const stack = fc.constantFrom<StackName>("one", "one", "one", "two");
-const name = fc.constantFrom(...RESOURCE_NAMES);
+const name: fc.Arbitrary<DeclName> = fc.constantFrom(...RESOURCE_NAMES);
 const hook = fc.constantFrom(...HOOKS);
-const url = fc.nat({ max: URL_CHOICES - 1 });
+/** A valid URL, or now and then the one the service refuses (which blocks preview and up until changed). */
+const url = fc.oneof(
+  { weight: 30, arbitrary: fc.nat({ max: URL_CHOICES - 1 }) },
+  { weight: 1, arbitrary: fc.constant(REFUSED_URL) },
+);
 const service = fc.constantFrom(...SERVICE_NAMES);
 const key = fc.constantFrom(...KEY_NAMES);
 const entry = fc.constantFrom<ShopEntry>("default", "alt");
@@ -52,6 +65,9 @@ const faults = fc.constantFrom<FaultName>(
   "drop-after-write",
   "500-once",
   "503-endless",
+  "500-after-post-once",
+  "500-after-post",
+  "lost-post-then-500",
 );
 const switches: fc.Arbitrary<SwitchPatch> = fc.oneof(
   fc.record({ overwrite: fc.constantFrom("keep-id" as const, "new-id" as const) }),
@@ -62,9 +78,24 @@ const switches: fc.Arbitrary<SwitchPatch> = fc.oneof(
   fc.record({ authScheme: fc.constantFrom("basic" as const, "bearer" as const, "both" as const) }),
 );
 
-/** An engine operation, or a SIGKILL of the CLI in the middle of an `up`. */
+const targetedOperations = fc.constantFrom<TargetedOperation>("up", "up", "refresh", "destroy");
+const targetModes = fc.constantFrom<TargetMode>("target", "target", "targetDependents", "exclude");
+
+/** A targeted operation on `on`, naming `named` (resolved against the stack's state and program when it runs). */
+function targetedStep(on: fc.Arbitrary<StackName>, named: fc.Arbitrary<DeclName>): fc.Arbitrary<Step> {
+  return fc.record({
+    kind: fc.constant("targeted" as const),
+    stack: on,
+    op: targetedOperations,
+    mode: targetModes,
+    name: named,
+  });
+}
+
+/** An engine operation (full or targeted), or a SIGKILL of the CLI in the middle of an `up`. */
 const operationStep: fc.Arbitrary<Step> = fc.oneof(
   { weight: 12, arbitrary: fc.record({ kind: fc.constant("operation" as const), stack, op: operations }) },
+  { weight: 3, arbitrary: targetedStep(stack, name) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("kill" as const), stack }) },
 );
 
@@ -126,6 +157,14 @@ const changeStep: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("switch" as const), service, patch: switches }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("fault" as const), service, fault: faults }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("shape" as const),
+      stack,
+      shape: fc.constantFrom<ProgramShape>("config", "config", "code"),
+    }),
+  },
 );
 
 /**
@@ -141,10 +180,22 @@ const pinnedKeySwap: fc.Arbitrary<Step[]> = fc
     { kind: "add", stack: on, name: resource, hook: declared, url: at, secret, shop },
   ]);
 
-/** One change as it is applied: a single step, or the steps of {@link pinnedKeySwap}. */
+/**
+ * A rename without an alias, rolled out with `up --target <new name>` (issue 26: the new resource adopts
+ * the live subscription with no write, and both records hold its id until an operation on the old one).
+ */
+const targetedRename: fc.Arbitrary<Step[]> = fc
+  .tuple(stack, name, name, targetModes)
+  .map(([on, from, to, mode]) => [
+    { kind: "rename", stack: on, name: from, to, alias: false },
+    { kind: "targeted", stack: on, op: "up", mode: mode === "exclude" ? "target" : mode, name: to },
+  ]);
+
+/** One change as it is applied: a single step, or the steps of {@link pinnedKeySwap} or {@link targetedRename}. */
 const change: fc.Arbitrary<Step[]> = fc.oneof(
   { weight: 24, arbitrary: changeStep.map((step) => [step]) },
   { weight: 1, arbitrary: pinnedKeySwap },
+  { weight: 1, arbitrary: targetedRename },
 );
 
 /** Most changes a round makes before its operation. */

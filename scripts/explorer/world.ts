@@ -1,63 +1,24 @@
 /**
  * The real system under exploration: two simulated services, two stacks driven by the real Pulumi CLI, and
  * the model (what each stack declares, who owns which subscription). `apply` runs one step and answers the
- * invariant violations it caused.
+ * invariant violations it caused (the operation's checks are in operate.ts).
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type * as pulumiSdk from "@pulumi/pulumi";
-import type { Stack } from "@pulumi/pulumi/automation";
 import type * as providerModule from "../../provider";
-import { pulumiCliRoot } from "../lib/pulumiCli";
-import { DEMO_PASSPHRASE, withDeadline } from "../lib/stacks";
-import {
-  declaredHooksLive,
-  declaredUrl,
-  failureSaysWhy,
-  firstError,
-  secretsAtRest,
-  secretsIn,
-  secretsInOutputs,
-} from "./checks";
-import {
-  type ExplorerStack,
-  killDuringUp,
-  OPERATION_DEADLINE_MS,
-  type OperationResult,
-  openExplorerStack,
-  plainExport,
-  runOperation,
-} from "./engine";
-import { allSubs, changesBetween, Ledger, type LiveSub, type Snapshot, type StateRecord } from "./ledger";
-import {
-  ALT_SHOP_ENTRY,
-  applyEdit,
-  backOfficeUrl,
-  declaredShop,
-  duplicateDeclarations,
-  emptyStack,
-  type FaultName,
-  type Operation,
-  realShop,
-  resolveNames,
-  resourceShop,
-  type ServiceName,
-  SHOP_KEYS,
-  type ShopEntry,
-  type StackDecl,
-  type StackName,
-  type Step,
-} from "./model";
-import { FAILING_FAULTS, Services, shopIdOf } from "./services";
-import { checkpointFile, readCheckpoint, subscriptionRecords } from "./stateFiles";
-
-/** The Pulumi project name of the explorer's stacks. */
-const PROJECT = "explorer";
-/** Short client limits, so a fault that outlasts the retries fails within seconds. */
-const FAST_TIMEOUTS = { connectMs: 2_000, headersMs: 2_000, bodyMs: 2_000, deadlineMs: 15_000 };
-const FAST_RETRY = { maxRetries: 3, baseDelayMs: 50, maxDelayMs: 400, maxRetryAfterMs: 5_000 };
+import { DEMO_PASSPHRASE } from "../lib/stacks";
+import { applyEdit, resolveNames } from "./edits";
+import { type ExplorerStack, openExplorerStack } from "./engine";
+import { changesBetween, Ledger } from "./ledger";
+import { backOfficeUrl, declaredPairs, emptyStack, type Operation, type StackName, type Step } from "./model";
+import { type OperationContext, operate, type StackRuntime } from "./operate";
+import { inlineProgram, providerEnv, stackConfigOf, syncStackConfig } from "./program";
+import { Services } from "./services";
+import { PROJECT, type Scope } from "./targets";
+import type { ArmedFault } from "./verdicts";
 
 /** The repository root: the nearest folder up whose package.json is this package. */
 export function repoRoot(from = __dirname): string {
@@ -97,17 +58,6 @@ export interface WorldOptions {
   readonly providerPackageDir?: string;
 }
 
-interface StackRuntime {
-  decl: StackDecl;
-  handle?: ExplorerStack;
-  /** Someone else changed one of its declared hooks since its last refresh. */
-  dirty: boolean;
-  /** The real shop of each entry when its last successful operation ran. */
-  lastShops?: Record<ShopEntry, string>;
-  /** Secret URLs were declared at some point (then a plain export is scanned after each `up`). */
-  declaredSecrets: boolean;
-}
-
 /** The system under exploration. */
 export class World {
   private readonly load: NodeJS.Require;
@@ -115,7 +65,9 @@ export class World {
   private runDir = "";
   private ledger = new Ledger();
   private stacks: Record<StackName, StackRuntime> = { one: freshStack(), two: freshStack() };
-  private pendingFaults: Array<{ service: ServiceName; fault: FaultName }> = [];
+  private pendingFaults: ArmedFault[] = [];
+  /** Operations run again after a gRPC transport failure between the CLI and the program (see operate.ts). */
+  transportRetries = 0;
 
   private constructor(
     private readonly services: Services,
@@ -177,6 +129,13 @@ export class World {
         if (runtime.handle === undefined && runtime.decl.resources.length === 0) return quiet(true);
         return this.operate(step.stack, step.kind === "kill" ? "kill" : step.op, step);
       }
+      case "targeted": {
+        // Never deployed: only an `up --target` of a declared resource can do anything.
+        const runtime = this.stacks[step.stack];
+        const fresh = runtime.handle === undefined;
+        if (fresh && (step.op !== "up" || runtime.decl.resources.length === 0)) return quiet(true);
+        return this.operate(step.stack, step.op, step);
+      }
       case "fault":
         this.pendingFaults.push({ service: step.service, fault: step.fault });
         return quiet(false);
@@ -218,6 +177,7 @@ export class World {
     return sent;
   }
 
+  /** Marks every stack but `actor` that declares one of the `<shop>#<hook>` pairs `touched` as dirty. */
   private markDirty(actor: StackName | undefined, touched: readonly string[]): void {
     for (const [name, runtime] of Object.entries(this.stacks) as Array<[StackName, StackRuntime]>) {
       if (name === actor) continue;
@@ -226,9 +186,14 @@ export class World {
     }
   }
 
+  /** The stack, opened on first use, with the environment and stack config of its declaration. */
   private async stackOf(name: StackName): Promise<ExplorerStack> {
     const runtime = this.stacks[name];
     if (runtime.handle === undefined) {
+      const modules = {
+        pulumi: this.load("@pulumi/pulumi") as typeof pulumiSdk,
+        provider: this.load(join(this.root, "dist", "provider", "index.js")) as typeof providerModule,
+      };
       runtime.handle = await openExplorerStack(
         {
           workDir: join(this.runDir, "project"),
@@ -237,275 +202,61 @@ export class World {
         },
         PROJECT,
         name,
-        this.program(name),
+        inlineProgram(modules, () => this.stacks[name].decl),
       );
     }
-    runtime.handle.setEnv(this.envOf(runtime.decl));
+    runtime.handle.setEnv(providerEnv(this.services, runtime.decl));
+    runtime.config = await syncStackConfig(runtime.handle.stack, stackConfigOf(runtime.decl), runtime.config);
     return runtime.handle;
   }
 
-  private program(name: StackName) {
-    const pulumi = this.load("@pulumi/pulumi") as typeof pulumiSdk;
-    const provider = this.load(join(this.root, "dist", "provider", "index.js")) as typeof providerModule;
-    return async () => {
-      const outputs: Record<string, unknown> = {};
-      for (const r of this.stacks[name].decl.resources) {
-        const url = declaredUrl(r);
-        const resource = new provider.WebhookSubscription(
-          r.name,
-          {
-            hook: r.hook,
-            url: r.secret ? pulumi.secret(url) : url,
-            ...(r.shop === "alt" ? { shop: ALT_SHOP_ENTRY } : {}),
-          },
-          {
-            deleteBeforeReplace: r.deleteBeforeReplace,
-            retainOnDelete: r.retainOnDelete,
-            protect: r.protect,
-            ...(r.ignoreUrl ? { ignoreChanges: ["url"] } : {}),
-            ...(r.aliasOf !== undefined ? { aliases: [{ name: r.aliasOf }] } : {}),
-          },
-        );
-        // One output per value: the engine marks secrecy per top-level output only.
-        outputs[`${r.name}-id`] = resource.id;
-        outputs[`${r.name}-url`] = resource.url;
-        outputs[`${r.name}-previous`] = resource.previous;
-      }
-      return outputs;
+  private async operate(
+    name: StackName,
+    op: Operation | "kill",
+    step: Extract<Step, { kind: "operation" | "kill" | "targeted" }>,
+  ): Promise<StepReport> {
+    const runtime = this.stacks[name];
+    const { stack } = await this.stackOf(name);
+    const faults = this.pendingFaults;
+    this.pendingFaults = [];
+    const context: OperationContext = {
+      stack,
+      name,
+      runtime,
+      services: this.services,
+      ledger: this.ledger,
+      runDir: this.runDir,
+      faults,
+      passphrase: this.passphrase(),
+      onTransportRetry: () => {
+        this.transportRetries += 1;
+      },
     };
-  }
-
-  private envOf(decl: StackDecl): Record<string, string> {
-    const { default: main, alt } = decl.targets;
+    const scope: Scope | undefined =
+      step.kind === "targeted" ? { mode: step.mode, name: step.name } : undefined;
+    const outcome = await operate(context, op, scope);
+    if (outcome === undefined) {
+      // Nothing to target: the step is skipped and its faults wait for the next operation.
+      this.pendingFaults = [...faults, ...this.pendingFaults];
+      return { step, skipped: true, operation: false, violations: [], note: "" };
+    }
+    this.markDirty(name, outcome.touched);
+    const reported =
+      outcome.scope !== undefined && step.kind === "targeted" ? { ...step, name: outcome.scope.name } : step;
     return {
-      SHIPPING_API_KEY: SHOP_KEYS[main.key].key,
-      SHIPPING_BASE_URL: this.services.baseUrl(main),
-      ...(main.pin !== undefined ? { SHIPPING_SHOP_ID: shopIdOf(main.pin) } : {}),
-      SHIPPING_SHOPS: JSON.stringify({
-        [ALT_SHOP_ENTRY]: {
-          apiKey: SHOP_KEYS[alt.key].key,
-          baseUrl: this.services.baseUrl(alt),
-          ...(alt.pin !== undefined ? { shopId: shopIdOf(alt.pin) } : {}),
-        },
-      }),
-      SHIPPING_TIMEOUTS: JSON.stringify(FAST_TIMEOUTS),
-      SHIPPING_RETRY: JSON.stringify(FAST_RETRY),
+      step: reported,
+      skipped: false,
+      operation: true,
+      violations: outcome.violations,
+      note: outcome.note,
     };
   }
 
   private passphrase(): string {
     return process.env.PULUMI_CONFIG_PASSPHRASE ?? DEMO_PASSPHRASE;
   }
-
-  private checkpointOf(name: StackName) {
-    return readCheckpoint(checkpointFile(join(this.runDir, "backend"), PROJECT, name), this.passphrase());
-  }
-
-  private checkpointHash(name: StackName): string {
-    const file = checkpointFile(join(this.runDir, "backend"), PROJECT, name);
-    return existsSync(file) ? createHash("sha256").update(readFileSync(file)).digest("hex") : "none";
-  }
-
-  /** Operations run again after a gRPC transport failure between the CLI and the program (see operate). */
-  transportRetries = 0;
-
-  /** A failure of the engine-program transport ("14 UNAVAILABLE") that wrote nothing and saved nothing. */
-  private lostTransport(
-    result: OperationResult,
-    writesBefore: number,
-    name: StackName,
-    hash: string,
-  ): boolean {
-    return (
-      !result.ok &&
-      /14 UNAVAILABLE: No connection established/.test(result.text) &&
-      this.services.writeCount() === writesBefore &&
-      this.checkpointHash(name) === hash
-    );
-  }
-
-  private async operate(name: StackName, op: Operation | "kill", step: Step): Promise<StepReport> {
-    const runtime = this.stacks[name];
-    const { stack } = await this.stackOf(name);
-    const faults = this.pendingFaults;
-    this.pendingFaults = [];
-    for (const f of faults) this.services.armFault(f.service, f.fault);
-    const before = this.services.snapshot();
-    const writesBefore = this.services.writeCount();
-    const checkpointBefore = this.checkpointOf(name);
-    const recordsBefore = subscriptionRecords(checkpointBefore);
-    const hashBefore = this.checkpointHash(name);
-    const started = Date.now();
-    let result: OperationResult;
-    let killed = false;
-    if (op === "kill") {
-      ({ killed, result } = await killDuringUp(
-        stack,
-        pulumiCliRoot(),
-        () => this.services.writeCount() > writesBefore,
-      ));
-      if (killed) await this.recoverFromKill(stack);
-    } else {
-      result = await runOperation(stack, op);
-      if (this.lostTransport(result, writesBefore, name, hashBefore)) {
-        // The CLI and the inline program lost their gRPC connection before anything happened: no API write,
-        // state untouched. The attempt had no effect, so it is run again once (and counted, not hidden). The
-        // cause seen so far, a pooled connection to an earlier engine's port, is gone since openStack isolates
-        // inline-program connections (provider/inlineProgramConnections.ts): the count should stay 0.
-        this.transportRetries += 1;
-        result = await runOperation(stack, op);
-      }
-    }
-    this.services.clearFaults();
-    const after = this.services.snapshot();
-    const checkpointAfter = this.checkpointOf(name);
-    const records = subscriptionRecords(checkpointAfter);
-    const changes = changesBetween(before, after);
-    const violations: string[] = [];
-    const writing = op === "up" || op === "upRefresh" || op === "kill";
-    const isDestroy = op === "destroy" || op === "destroyRefresh";
-
-    if (op === "preview") {
-      if (this.services.writeCount() !== writesBefore || changes.length > 0)
-        violations.push("preview wrote to the API");
-      if (this.checkpointHash(name) !== hashBefore) violations.push("preview changed the state file");
-    }
-    const mustGo = isDestroy && result.ok ? this.destroyable(name, before, recordsBefore) : [];
-    violations.push(
-      ...this.ledger.recordStackChanges(name, writing ? declaredPairs(runtime.decl) : new Set(), changes),
-    );
-    for (const sub of mustGo) {
-      if (allSubs(after).some((s) => s.shop === sub.shop && s.id === sub.id && s.url === sub.url))
-        violations.push(
-          `destroy of ${name} succeeded but left ${sub.shop} id ${sub.id} ${sub.hook} ${sub.url}, which it wrote`,
-        );
-    }
-    const released = new Set(
-      recordsBefore
-        .filter((r) => r.retainOnDelete && !records.some((n) => n.name === r.name))
-        .map((r) => r.id),
-    );
-    violations.push(
-      ...this.ledger.reconcileState(
-        name,
-        records,
-        after,
-        (record, sub) => this.adoptable(runtime.decl, record, sub),
-        released,
-        subscriptionRecords(checkpointAfter, true),
-      ),
-    );
-    const duplicates = duplicateDeclarations(runtime.decl);
-    if (result.ok && writing && duplicates.length > 0) {
-      violations.push(
-        `up accepted two declarations of one shop's hook: ${duplicates.map((d) => `${d.name} (${d.hook})`).join(", ")}`,
-      );
-    }
-    const synced =
-      op === "upRefresh" || (op === "up" && !runtime.dirty && checkpointBefore.pendingOperations === 0);
-    if (result.ok && synced && duplicates.length === 0) {
-      violations.push(...declaredHooksLive(runtime.decl, records, after));
-    }
-    violations.push(...secretsAtRest(join(this.runDir, "backend")));
-    violations.push(...secretsIn(result.text, `the output of ${op}`), ...secretsInOutputs(result.outputs));
-    if (result.ok && writing && runtime.declaredSecrets) {
-      violations.push(...secretsIn(await plainExport(stack), "a plain stack export"));
-    }
-    if (!result.ok && !killed)
-      violations.push(...this.explainFailure(name, op, result.text, faults, recordsBefore, before));
-
-    if (result.ok && op !== "preview") {
-      if (op === "refresh" || op === "upRefresh" || isDestroy) runtime.dirty = false;
-      runtime.lastShops = shopsOf(runtime.decl);
-    }
-    this.markDirty(
-      name,
-      changes.map((c) => `${c.shop}#${c.hook}`),
-    );
-    const seconds = `${((Date.now() - started) / 1000).toFixed(1)} s`;
-    const outcome = killed ? "killed" : result.ok ? "ok" : `failed: ${firstError(result.text)}`;
-    return { step, skipped: false, operation: true, violations, note: `${outcome} (${seconds})` };
-  }
-
-  /** Subscriptions a successful destroy of `name` must remove: written by it, recorded, not retained. */
-  private destroyable(name: StackName, before: Snapshot, records: readonly StateRecord[]): LiveSub[] {
-    return allSubs(before).filter(
-      (sub) =>
-        this.ledger.writerOf(sub) === name &&
-        this.ledger.isClaimedBy(sub, name) &&
-        records.some((r) => !r.retainOnDelete && r.id === sub.id && r.hook === sub.hook && r.url === sub.url),
-    );
-  }
-
-  /** A state record may adopt a live subscription where the program declares that hook and URL. */
-  private adoptable(decl: StackDecl, record: StateRecord, sub: LiveSub): boolean {
-    const resource = decl.resources.find((r) => r.name === record.name);
-    if (resource === undefined || declaredShop(decl, resource) !== sub.shop || resource.hook !== sub.hook)
-      return false;
-    return resource.ignoreUrl || declaredUrl(resource) === sub.url;
-  }
-
-  /** Invariant 6 and the model's account of a failure: why it may fail, and that it says so. */
-  private explainFailure(
-    name: StackName,
-    op: Operation | "kill",
-    text: string,
-    faults: ReadonlyArray<{ service: ServiceName; fault: FaultName }>,
-    recordsBefore: readonly StateRecord[],
-    before: Snapshot,
-  ): string[] {
-    const runtime = this.stacks[name];
-    const names = [
-      ...new Set([...runtime.decl.resources.map((r) => r.name), ...recordsBefore.map((r) => r.name)]),
-    ];
-    if (/did not finish within/.test(text)) return [`${op} of ${name} hung: ${firstError(text)}`];
-    const explanations: Array<{ why: string; reason?: RegExp }> = [];
-    if (faults.some((f) => FAILING_FAULTS.has(f.fault)))
-      explanations.push({ why: "an armed fault", reason: /50[03]/ });
-    if (recordsBefore.some((r) => r.protect))
-      explanations.push({ why: "a protected resource", reason: /protect/i });
-    if (duplicateDeclarations(runtime.decl).length > 0) explanations.push({ why: "a duplicate declaration" });
-    // A pinned entry whose key reaches another shop, or whose service sends no shop_id, is refused.
-    if (runtime.decl.targets.default.pin !== undefined || runtime.decl.targets.alt.pin !== undefined)
-      explanations.push({ why: "a pinned shop", reason: /pins shop/ });
-    const shops = shopsOf(runtime.decl);
-    const last = runtime.lastShops;
-    if (
-      last !== undefined &&
-      recordsBefore.length > 0 &&
-      (last.default !== shops.default || last.alt !== shops.alt)
-    ) {
-      explanations.push({ why: "a change of target" });
-    }
-    // A shop that lists nothing cannot say which shop its key reaches: a resource recorded there is refused
-    // (deleted in the back office, or the key now reaches another, empty shop), naming both ways on.
-    const usedShops = new Set(runtime.decl.resources.map((r) => resourceShop(runtime.decl, r)));
-    if (recordsBefore.length > 0 && [...usedShops].some((shop) => (before.get(shop) ?? []).length === 0))
-      explanations.push({ why: "a configured shop that lists nothing", reason: /lists no subscription/ });
-    if (explanations.length === 0)
-      return [`${op} of ${name} failed and the model has no reason: ${firstError(text)}`];
-    const attempts = explanations.map((e) => failureSaysWhy(text, names, e.reason));
-    return attempts.find((a) => a.length === 0) ?? (attempts[0] as string[]);
-  }
-
-  /**
-   * After a SIGKILL the file backend keeps the dead update's lock; `pulumi cancel` removes it (for a
-   * `file://` backend it deletes the stack's lock files), as the README's troubleshooting says.
-   */
-  private async recoverFromKill(stack: Stack): Promise<void> {
-    await withDeadline(stack.cancel(), OPERATION_DEADLINE_MS, `pulumi cancel of ${stack.name}`);
-  }
 }
 
 function freshStack(): StackRuntime {
-  return { decl: emptyStack(), dirty: false, declaredSecrets: false };
-}
-
-/** The `<shop>#<hook>` pairs a stack declares under its current targets (a pinned entry: in the pinned shop). */
-function declaredPairs(decl: StackDecl): Set<string> {
-  return new Set(decl.resources.map((r) => `${declaredShop(decl, r)}#${r.hook}`));
-}
-
-function shopsOf(decl: StackDecl): Record<ShopEntry, string> {
-  return { default: realShop(decl.targets.default), alt: realShop(decl.targets.alt) };
+  return { decl: emptyStack(), dirty: false, declaredSecrets: false, config: {} };
 }

@@ -1,0 +1,193 @@
+/**
+ * The invariants of one engine operation that compare before and after: what a destroy must remove, what
+ * an operation must not lose or leave unrecorded, what a targeted operation must not touch, and the model's
+ * account of a failure (why it may fail, and that it says so).
+ */
+import { errorMessages, failureSaysWhy, firstError } from "./checks";
+import { duplicateDeclarations } from "./edits";
+import type { OperationResult } from "./engine";
+import { allSubs, type Change, type Ledger, type LiveSub, type Snapshot, type StateRecord } from "./ledger";
+import {
+  type FaultName,
+  type Operation,
+  REFUSED_URL,
+  resourceShop,
+  type ServiceName,
+  type ShopEntry,
+  type StackDecl,
+  type StackName,
+} from "./model";
+import { FAILING_FAULTS } from "./services";
+import { describeScope, type Scope, stepsUnder } from "./targets";
+
+/** What one operation of a stack did, as the explorer saw it. */
+export interface OperationFacts {
+  readonly stack: StackName;
+  readonly op: Operation | "kill";
+  /** The targeted operation's scope; undefined for a full one. */
+  readonly scope: Scope | undefined;
+  /** The CLI was SIGKILLed during the operation. */
+  readonly killed: boolean;
+  readonly result: OperationResult;
+  readonly before: Snapshot;
+  readonly after: Snapshot;
+  readonly changes: readonly Change[];
+  readonly recordsBefore: readonly StateRecord[];
+  /** Records after the operation, not pending deletion. */
+  readonly records: readonly StateRecord[];
+  /** Records after the operation that are pending deletion. */
+  readonly pendingAfter: readonly StateRecord[];
+}
+
+function sameRecord(a: StateRecord, b: StateRecord): boolean {
+  return a.name === b.name && a.id === b.id && a.hook === b.hook && a.url === b.url;
+}
+
+function liveIn(snapshot: Snapshot, record: Pick<StateRecord, "id" | "hook" | "url">): boolean {
+  return allSubs(snapshot).some((s) => s.id === record.id && s.hook === record.hook && s.url === record.url);
+}
+
+function what(facts: OperationFacts): string {
+  return `${facts.op}${describeScope(facts.scope)} of ${facts.stack}`;
+}
+
+/**
+ * Invariant: nothing the stack records is deleted or re-pointed by an operation that does not delete its
+ * resource (a record the operation left as it was must still be live if it was before), failed or not.
+ */
+export function recordsKeptLive(facts: OperationFacts): string[] {
+  if (facts.killed) return [];
+  return facts.records
+    .filter((r) => facts.recordsBefore.some((b) => sameRecord(b, r)))
+    .filter((r) => liveIn(facts.before, r) && !liveIn(facts.after, r))
+    .map(
+      (r) =>
+        `${what(facts)} ${facts.result.ok ? "succeeded" : "failed"} and removed id ${r.id} ${r.hook} ${r.url}, which ${r.name} records and still records`,
+    );
+}
+
+/** Whether an error message names `id` as an id (`id 3`, `ids 1, 2, 3`). */
+function namesId(messages: readonly string[], id: number): boolean {
+  const pattern = new RegExp(`\\bids?\\b[^\\n]*?(?<![\\d.])${id}(?!\\d)`);
+  return messages.some((m) => pattern.test(m));
+}
+
+/**
+ * Invariant: an operation leaves no subscription it wrote that its state does not record, unless it failed
+ * and its error names the ids it wrote (so that whoever runs it can take them over or remove them).
+ */
+export function writesRecorded(facts: OperationFacts): string[] {
+  if (facts.killed) return [];
+  const recorded = [...facts.records, ...facts.pendingAfter];
+  const messages = facts.result.ok ? [] : errorMessages(facts.result.text);
+  const problems: string[] = [];
+  for (const { after } of facts.changes) {
+    if (
+      after === undefined ||
+      recorded.some((r) => r.id === after.id && r.hook === after.hook && r.url === after.url)
+    )
+      continue;
+    if (namesId(messages, after.id)) continue;
+    problems.push(
+      facts.result.ok
+        ? `${what(facts)} succeeded but wrote ${describe(after)}, which its state does not record`
+        : `${what(facts)} failed, leaving ${describe(after)}, which it wrote and its state does not record, and its error does not name id ${after.id}: ${firstError(facts.result.text)}`,
+    );
+  }
+  return problems;
+}
+
+function describe(sub: LiveSub): string {
+  return `${sub.shop} id ${sub.id} ${sub.hook} ${sub.url}`;
+}
+
+/**
+ * The model of a targeted operation: an untargeted resource's record is as it was, and an untargeted
+ * resource the state did not record is not created.
+ */
+export function untargetedUntouched(facts: OperationFacts, decl: StackDecl): string[] {
+  if (facts.scope === undefined || facts.killed) return [];
+  const scope = facts.scope;
+  const problems: string[] = [];
+  for (const was of facts.recordsBefore.filter((r) => !stepsUnder(scope, r.name))) {
+    if (!facts.records.some((r) => sameRecord(r, was)))
+      problems.push(`${what(facts)} changed the state record of ${was.name}, which it does not target`);
+  }
+  for (const r of decl.resources.filter((d) => !stepsUnder(scope, d.name))) {
+    const known = facts.recordsBefore.some((b) => b.name === r.name);
+    if (!known && facts.records.some((a) => a.name === r.name))
+      problems.push(`${what(facts)} created ${r.name}, which it does not target`);
+  }
+  return problems;
+}
+
+/**
+ * Subscriptions a successful destroy of `stack` must remove: written by it, recorded (by a record the
+ * destroy steps), not retained.
+ */
+export function destroyable(
+  ledger: Ledger,
+  stack: StackName,
+  scope: Scope | undefined,
+  before: Snapshot,
+  records: readonly StateRecord[],
+): LiveSub[] {
+  const stepped = records.filter((r) => !r.retainOnDelete && stepsUnder(scope, r.name));
+  return allSubs(before).filter(
+    (sub) =>
+      ledger.writerOf(sub) === stack &&
+      ledger.isClaimedBy(sub, stack) &&
+      stepped.some((r) => r.id === sub.id && r.hook === sub.hook && r.url === sub.url),
+  );
+}
+
+/** A fault armed for an operation. */
+export interface ArmedFault {
+  readonly service: ServiceName;
+  readonly fault: FaultName;
+}
+
+/** Invariant 6 and the model's account of a failure: why it may fail, and that it says so. */
+export function explainFailure(
+  facts: OperationFacts,
+  decl: StackDecl,
+  shops: { readonly now: Record<ShopEntry, string>; readonly last: Record<ShopEntry, string> | undefined },
+  faults: readonly ArmedFault[],
+): string[] {
+  const { recordsBefore, before, result } = facts;
+  const text = result.text;
+  const names = [...new Set([...decl.resources.map((r) => r.name), ...recordsBefore.map((r) => r.name)])];
+  if (/did not finish within/.test(text)) return [`${what(facts)} hung: ${firstError(text)}`];
+  const explanations: Array<{ why: string; reason?: RegExp }> = [];
+  for (const f of faults) {
+    const reason = FAILING_FAULTS.get(f.fault);
+    if (reason !== undefined) explanations.push({ why: `fault ${f.fault}`, reason });
+  }
+  if (recordsBefore.some((r) => r.protect))
+    explanations.push({ why: "a protected resource", reason: /protect/i });
+  if (duplicateDeclarations(decl).length > 0) explanations.push({ why: "a duplicate declaration" });
+  // A pinned entry whose key reaches another shop, or whose service sends no shop_id, is refused.
+  if (decl.targets.default.pin !== undefined || decl.targets.alt.pin !== undefined)
+    explanations.push({ why: "a pinned shop", reason: /pins shop/ });
+  const { now, last } = shops;
+  if (
+    last !== undefined &&
+    recordsBefore.length > 0 &&
+    (last.default !== now.default || last.alt !== now.alt)
+  )
+    explanations.push({ why: "a change of target" });
+  // A shop that lists nothing cannot say which shop its key reaches: a resource recorded there is refused
+  // (deleted in the back office, or the key now reaches another, empty shop), naming both ways on.
+  const usedShops = new Set(decl.resources.map((r) => resourceShop(decl, r)));
+  if (recordsBefore.length > 0 && [...usedShops].some((shop) => (before.get(shop) ?? []).length === 0))
+    explanations.push({ why: "a configured shop that lists nothing", reason: /lists no subscription/ });
+  // The service refuses a URL with an uppercase letter; preview says so first.
+  if (decl.resources.some((r) => r.url === REFUSED_URL))
+    explanations.push({ why: "a refused URL", reason: /lowercase/ });
+  // Where the provider cannot see the whole deployment, it may refuse rather than lose a subscription.
+  if (facts.scope !== undefined) explanations.push({ why: "a targeted operation" });
+  if (explanations.length === 0)
+    return [`${what(facts)} failed and the model has no reason: ${firstError(text)}`];
+  const attempts = explanations.map((e) => failureSaysWhy(text, names, e.reason));
+  return attempts.find((a) => a.length === 0) ?? (attempts[0] as string[]);
+}

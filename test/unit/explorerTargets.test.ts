@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { armAfter } from "../../scripts/explorer/afterWrite";
+import type { OperationResult } from "../../scripts/explorer/engine";
+import type { LiveSub, Snapshot, StateRecord } from "../../scripts/explorer/ledger";
+import { resolveTarget, scopeOptions, stepsUnder, targetCandidates } from "../../scripts/explorer/targets";
+import { type OperationFacts, recordsKeptLive, writesRecorded } from "../../scripts/explorer/verdicts";
+import { type RunningSimulator, startSimulator } from "../../simulator";
+
+describe("the explorer's targeted operations", () => {
+  it("name a recorded resource, or for an up a declared one, the same one on every replay", () => {
+    expect(targetCandidates("destroy", ["sub-bravo"], ["sub-alpha"])).toEqual(["sub-bravo"]);
+    expect(targetCandidates("up", ["sub-bravo"], ["sub-alpha", "sub-bravo"])).toEqual([
+      "sub-alpha",
+      "sub-bravo",
+    ]);
+    expect(resolveTarget(["sub-alpha", "sub-bravo"], "sub-bravo")).toBe("sub-bravo");
+    expect(resolveTarget(["sub-alpha", "sub-bravo"], "sub-delta")).toBe("sub-bravo");
+    expect(resolveTarget([], "sub-alpha")).toBeUndefined();
+  });
+
+  it("step only the target, or all but the excluded one, and pass the URN as the Automation API option", () => {
+    expect(stepsUnder({ mode: "target", name: "sub-alpha" }, "sub-bravo")).toBe(false);
+    expect(stepsUnder({ mode: "exclude", name: "sub-alpha" }, "sub-bravo")).toBe(true);
+    expect(stepsUnder(undefined, "sub-bravo")).toBe(true);
+    expect(scopeOptions("one", { mode: "targetDependents", name: "sub-alpha" })).toEqual({
+      target: ["urn:pulumi:one::explorer::pulumi-nodejs:dynamic/shipping:WebhookSubscription::sub-alpha"],
+      targetDependents: true,
+    });
+    expect(scopeOptions("one", { mode: "exclude", name: "sub-alpha" }).exclude).toHaveLength(1);
+  });
+});
+
+const SUB: LiveSub = {
+  shop: "main/acme",
+  id: 1,
+  hook: "order_status_change",
+  url: "https://h.example.com/a",
+};
+const RECORD: StateRecord = { name: "sub-bravo", ...SUB, retainOnDelete: false, protect: false };
+const FAILED: OperationResult = {
+  ok: false,
+  text: "Diagnostics:\n  pulumi-nodejs:dynamic/shipping:WebhookSubscription (sub-alpha):\n    error: GET /webhook_subscriptions/1 failed\n",
+  outputs: {},
+};
+
+function facts(over: Partial<OperationFacts>): OperationFacts {
+  const none: Snapshot = new Map();
+  return {
+    stack: "one",
+    op: "up",
+    scope: undefined,
+    killed: false,
+    result: { ok: true, text: "", outputs: {} },
+    before: none,
+    after: none,
+    changes: [],
+    recordsBefore: [],
+    records: [],
+    pendingAfter: [],
+    ...over,
+  };
+}
+
+describe("the explorer's verdicts on one operation", () => {
+  it("flag a subscription removed while the record that holds it stays", () => {
+    const live: Snapshot = new Map([["main/acme", [SUB]]]);
+    const kept = facts({
+      before: live,
+      recordsBefore: [RECORD],
+      records: [RECORD],
+      scope: { mode: "target", name: "sub-alpha" },
+    });
+    expect(recordsKeptLive(kept)).toEqual([
+      "up --target sub-alpha of one succeeded and removed id 1 order_status_change https://h.example.com/a, which sub-bravo records and still records",
+    ]);
+    expect(recordsKeptLive({ ...kept, after: live })).toEqual([]);
+    expect(recordsKeptLive({ ...kept, records: [] })).toEqual([]);
+  });
+
+  it("flag a write no state records, unless the failed operation's error names its id as an id", () => {
+    const wrote = facts({ result: FAILED, changes: [{ shop: SUB.shop, hook: SUB.hook, after: SUB }] });
+    expect(writesRecorded(wrote)).toHaveLength(1);
+    const named = { ...FAILED, text: `${FAILED.text}    error: the POST wrote ids 1, 2 in shop acme\n` };
+    expect(writesRecorded({ ...wrote, result: named })).toEqual([]);
+    expect(writesRecorded({ ...wrote, records: [RECORD] })).toEqual([]);
+  });
+});
+
+describe("faults after a write (the explorer's stand-in for a simulator switch)", () => {
+  let sim: RunningSimulator;
+  const auth = { authorization: `bearer ${Buffer.from("sim_demo_rw").toString("base64")}` };
+  const get = async (path = "") =>
+    (await fetch(`${sim.baseUrl}/webhook_subscriptions${path}`, { headers: auth })).status;
+  const post = async () =>
+    (
+      await fetch(`${sim.baseUrl}/webhook_subscriptions`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({
+          data: { webhook_subscriptions: [{ hook: "order_status_change", url: "https://h.example.com/a" }] },
+        }),
+      })
+    ).status;
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  it("let the GETs before the first POST and the POST itself pass, then fail the next GET once", async () => {
+    armAfter(sim, "POST", [{ kind: "status", status: 500, method: "GET", count: 1 }]);
+    expect([await get(), await post(), await get("/1"), await get("/1")]).toEqual([200, 200, 500, 200]);
+  });
+
+  it("are cleared with the other faults", async () => {
+    armAfter(sim, "POST", [{ kind: "status", status: 500, method: "GET" }]);
+    sim.clearFaults();
+    expect([await post(), await get()]).toEqual([200, 200]);
+  });
+});
