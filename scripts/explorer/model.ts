@@ -129,8 +129,8 @@ export type Operation = "preview" | "up" | "refresh" | "destroy" | "upRefresh" |
 /**
  * A fault armed on a service for the next engine operation only (cleared after it). The `after-post` ones
  * fall between a write and its read-back: every request passes until the first POST has arrived, then the
- * GETs fail with 500 (the next one only, or every one); `lost-post-then-500` also applies every POST and
- * loses its answer, so the confirming listing is the GET that fails.
+ * read-back of the written ids fails with 500 once, or every GET fails; `lost-post-then-500` applies every
+ * POST and loses its answer, and the listing that would confirm it fails.
  */
 export type FaultName =
   | "503-burst"

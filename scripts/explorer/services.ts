@@ -6,7 +6,6 @@
 
 import type { FaultSpec, RunningSimulator, ShopSeed, Switches } from "../../simulator";
 import { startSimulator } from "../../simulator";
-import { armAfter } from "./afterWrite";
 import type { LiveSub, Snapshot } from "./ledger";
 import {
   type FaultName,
@@ -40,28 +39,40 @@ const BASE_SWITCHES: Partial<Switches> = {
   shopFields: "listed",
 };
 
-/** The simulator faults of one {@link FaultName}: armed at once, and armed once the first POST has arrived. */
-interface FaultPlan {
-  readonly now: readonly FaultSpec[];
-  readonly afterPost: readonly FaultSpec[];
-}
-
-const GET_500_ONCE: FaultSpec = { kind: "status", status: 500, method: "GET", count: 1 };
-const GET_500: FaultSpec = { kind: "status", status: 500, method: "GET" };
+/** After the first POST of the operation, the read-back of the ids it wrote fails with 500, once. */
+const READ_BACK_500_ONCE: FaultSpec = {
+  kind: "status",
+  status: 500,
+  method: "GET",
+  request: "ids",
+  after: "POST",
+  count: 1,
+};
+/** After the first POST, every GET fails with 500 (read-backs, listings). */
+const GETS_500_AFTER_POST: FaultSpec = { kind: "status", status: 500, method: "GET", after: "POST" };
+/** After the first POST, every listing fails with 500 (the one that confirms a write whose answer was lost). */
+const LISTINGS_500_AFTER_POST: FaultSpec = {
+  kind: "status",
+  status: 500,
+  method: "GET",
+  request: "listing",
+  after: "POST",
+};
 
 /**
  * Faults of {@link FaultName}, armed for one operation: bursts the client's retries absorb, or not; and
- * faults between a write and its read-back (the POST applied, then the GETs fail).
+ * faults between a write and its read-back (the POST applied, then what reads it fails: simulator/README.md,
+ * "Faults", `after` and `request`).
  */
-const FAULT_PLANS: Record<FaultName, FaultPlan> = {
-  "503-burst": { now: [{ kind: "status", status: 503, count: 2 }], afterPost: [] },
-  "reset-burst": { now: [{ kind: "reset", count: 2 }], afterPost: [] },
-  "drop-after-write": { now: [{ kind: "drop-after-write", method: "POST", count: 1 }], afterPost: [] },
-  "500-once": { now: [{ kind: "status", status: 500, count: 1 }], afterPost: [] },
-  "503-endless": { now: [{ kind: "status", status: 503 }], afterPost: [] },
-  "500-after-post-once": { now: [], afterPost: [GET_500_ONCE] },
-  "500-after-post": { now: [], afterPost: [GET_500] },
-  "lost-post-then-500": { now: [{ kind: "drop-after-write", method: "POST" }], afterPost: [GET_500] },
+const FAULT_SPECS: Record<FaultName, readonly FaultSpec[]> = {
+  "503-burst": [{ kind: "status", status: 503, count: 2 }],
+  "reset-burst": [{ kind: "reset", count: 2 }],
+  "drop-after-write": [{ kind: "drop-after-write", method: "POST", count: 1 }],
+  "500-once": [{ kind: "status", status: 500, count: 1 }],
+  "503-endless": [{ kind: "status", status: 503 }],
+  "500-after-post-once": [READ_BACK_500_ONCE],
+  "500-after-post": [GETS_500_AFTER_POST],
+  "lost-post-then-500": [{ kind: "drop-after-write", method: "POST" }, LISTINGS_500_AFTER_POST],
 };
 
 /**
@@ -139,10 +150,7 @@ export class Services {
 
   /** Arms a fault for the next operation. */
   armFault(service: ServiceName, fault: FaultName): void {
-    const sim = this.sims[service];
-    const plan = FAULT_PLANS[fault];
-    for (const spec of plan.now) sim.addFault(spec);
-    if (plan.afterPost.length > 0) armAfter(sim, "POST", plan.afterPost);
+    for (const spec of FAULT_SPECS[fault]) this.sims[service].addFault(spec);
   }
 
   /** Clears every fault. */

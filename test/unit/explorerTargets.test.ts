@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { armAfter } from "../../scripts/explorer/afterWrite";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { OperationResult } from "../../scripts/explorer/engine";
 import type { LiveSub, Snapshot, StateRecord } from "../../scripts/explorer/ledger";
+import { SHOP_KEYS } from "../../scripts/explorer/model";
+import { Services } from "../../scripts/explorer/services";
 import { resolveTarget, scopeOptions, stepsUnder, targetCandidates } from "../../scripts/explorer/targets";
 import { type OperationFacts, recordsKeptLive, writesRecorded } from "../../scripts/explorer/verdicts";
-import { type RunningSimulator, startSimulator } from "../../simulator";
 
 describe("the explorer's targeted operations", () => {
   it("name a recorded resource, or for an up a declared one, the same one on every replay", () => {
@@ -86,37 +86,45 @@ describe("the explorer's verdicts on one operation", () => {
   });
 });
 
-describe("faults after a write (the explorer's stand-in for a simulator switch)", () => {
-  let sim: RunningSimulator;
-  const auth = { authorization: `bearer ${Buffer.from("sim_demo_rw").toString("base64")}` };
+describe("the explorer's faults between a write and its read-back", () => {
+  let services: Services;
+  const auth = { authorization: `bearer ${Buffer.from(SHOP_KEYS.acme1.key).toString("base64")}` };
+  const base = () => services.baseUrl({ service: "main", spelling: "ip", key: "acme1" });
   const get = async (path = "") =>
-    (await fetch(`${sim.baseUrl}/webhook_subscriptions${path}`, { headers: auth })).status;
-  const post = async () =>
-    (
-      await fetch(`${sim.baseUrl}/webhook_subscriptions`, {
-        method: "POST",
-        headers: { ...auth, "content-type": "application/json" },
-        body: JSON.stringify({
-          data: { webhook_subscriptions: [{ hook: "order_status_change", url: "https://h.example.com/a" }] },
-        }),
-      })
-    ).status;
+    (await fetch(`${base()}/webhook_subscriptions${path}`, { headers: auth })).status;
+  const post = async () => {
+    const body = {
+      data: { webhook_subscriptions: [{ hook: "order_status_change", url: "https://h.example.com/a" }] },
+    };
+    const init = {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    };
+    return fetch(`${base()}/webhook_subscriptions`, init).then(
+      (r) => r.status,
+      () => 0,
+    );
+  };
 
   beforeAll(async () => {
-    sim = await startSimulator();
+    services = await Services.start();
   });
+  afterEach(() => services.clearFaults());
   afterAll(async () => {
-    await sim.close();
+    await services.close();
   });
 
-  it("let the GETs before the first POST and the POST itself pass, then fail the next GET once", async () => {
-    armAfter(sim, "POST", [{ kind: "status", status: 500, method: "GET", count: 1 }]);
+  it("let the listing before the POST and the POST pass, then fail the read-back of the ids once", async () => {
+    await services.reset();
+    services.armFault("main", "500-after-post-once");
     expect([await get(), await post(), await get("/1"), await get("/1")]).toEqual([200, 200, 500, 200]);
   });
 
-  it("are cleared with the other faults", async () => {
-    armAfter(sim, "POST", [{ kind: "status", status: 500, method: "GET" }]);
-    sim.clearFaults();
-    expect([await post(), await get()]).toEqual([200, 200]);
+  it("apply the POST and lose its answer, then fail the listing that would confirm it", async () => {
+    await services.reset();
+    services.armFault("main", "lost-post-then-500");
+    expect([await get(), await post(), await get()]).toEqual([200, 0, 500]);
+    expect(services.snapshot().get("main/acme")).toHaveLength(1);
   });
 });
