@@ -1,20 +1,27 @@
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { HOOKS, type Hook, isHook } from "./hooks";
 import { callbackUrlProblem } from "./schemas";
+import { isSecretConfig } from "./secretConfig";
 
 /** One hook and the URL it calls, as declared in stack config. */
 export interface DeclaredHook {
   readonly hook: Hook;
-  readonly url: string;
+  /** The URL; a secret output when the config value was set with `pulumi config set --secret`. */
+  readonly url: string | pulumi.Output<string>;
 }
 
 /**
  * Reads `<namespace>:hooks` (hook -> URL) from stack config and reports every bad entry with its config path,
  * for example `from-config:hooks.order_status_change: ... must be lowercase`, so a reviewer editing
  * `Pulumi.<stack>.yaml` sees exactly which line to fix. Throws before any resource is declared.
+ *
+ * When the value is secret (`pulumi config set --secret --path '<namespace>:hooks.<hook>' <url>`, for a URL
+ * that carries a token), every URL is returned as a secret output, so it stays encrypted in state and masked
+ * in previews, and no message quotes it.
  */
 export function hooksFromConfig(config: pulumi.Config): DeclaredHook[] {
   const key = `${config.name}:hooks`;
+  const secret = isSecretConfig(key) === true;
   const raw = config.requireObject<unknown>("hooks");
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new Error(
@@ -28,9 +35,9 @@ export function hooksFromConfig(config: pulumi.Config): DeclaredHook[] {
       problems.push(`${key}.${name}: not a hook; use one of ${HOOKS.join(", ")}`);
       continue;
     }
-    const problem = typeof url === "string" ? callbackUrlProblem(url) : "must be a URL string";
+    const problem = typeof url === "string" ? callbackUrlProblem(url, { secret }) : "must be a URL string";
     if (problem !== undefined) problems.push(`${key}.${name}: ${problem}`);
-    else hooks.push({ hook: name, url: url as string });
+    else hooks.push({ hook: name, url: secret ? pulumi.secret(url as string) : (url as string) });
   }
   if (problems.length > 0) throw new Error(`Invalid stack config:\n  ${problems.join("\n  ")}`);
   return hooks;

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 export type { LiveSubscription } from "./client/apiSchemas";
-export type { AuthSchemeSetting } from "./client/authScheme";
+export { AuthSchemeMemory, type AuthSchemeSetting } from "./client/authScheme";
 export { DEFAULT_TIMEOUTS, type Timeouts } from "./client/httpTransport";
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from "./client/retryPolicy";
 export { type NewSubscription, ShippingClient, type ShippingClientOptions } from "./client/shippingClient";

@@ -4,16 +4,27 @@ import { HOOKS } from "./hooks";
 
 const USE = (fix: string | undefined): string => (fix === undefined ? "" : `; use "${fix}"`);
 
+/** How a refusal may show the URL it is about. */
+export interface UrlProblemOptions {
+  /**
+   * The URL is a secret (a token in it): the message neither quotes it nor offers a corrected copy, and
+   * says which rule it breaks only.
+   */
+  readonly secret?: boolean;
+}
+
 /**
  * Why a callback URL is refused, with the fix; undefined when it is fine. The rule is the API's own
  * (`simulator/url-rule.ts`): one absolute, lowercase HTTPS URL that RFC 3986 and client URL parsers read alike,
  * so preview refuses exactly what the service would refuse (or silently call at another address).
  */
-export function callbackUrlProblem(url: string): string | undefined {
+export function callbackUrlProblem(url: string, options: UrlProblemOptions = {}): string | undefined {
   const refusal = callbackUrlRefusal(url);
   if (refusal === undefined) return undefined;
-  const { detail, fix } = refusal;
-  const shown = JSON.stringify(url);
+  const secret = options.secret === true;
+  const detail = secret ? "not shown: the URL is a secret" : refusal.detail;
+  const fix = secret ? undefined : refusal.fix;
+  const shown = secret ? "the URL (a secret, not shown)" : JSON.stringify(url);
   switch (refusal.kind) {
     case "not-absolute":
       return `${shown} is not an absolute URL (${detail}); write it as https://host/path`;

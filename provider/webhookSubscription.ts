@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_MODULE, RESOURCE_TYPE } from "./dynamicProvider";
 import type { Hook } from "./hooks";
 import { failUncalledProgram, noteDeclaration, warnPlaintextCredentials } from "./programGuards";
+import { callbackUrlProblem } from "./schemas";
 
 failUncalledProgram();
 
@@ -62,6 +63,22 @@ function declaredHook(name: string, args: WebhookSubscriptionArgs): pulumi.Input
 }
 
 /**
+ * A secret URL checked in the program, before the engine sees it: a check failure of the provider would
+ * quote the value (dynamic providers get secrets unwrapped and cannot tell), so a secret URL that breaks the
+ * rule fails the program here with a message that names the resource and the rule, not the URL. A plain URL
+ * is left to the provider's check, which reports it on the `url` property.
+ */
+function secretUrlChecked(name: string, url: pulumi.Input<string>): pulumi.Input<string> {
+  if (!pulumi.Output.isInstance(url)) return url;
+  return url.apply(async (value) => {
+    if (typeof value !== "string" || !(await pulumi.isSecret(url as pulumi.Output<string>))) return value;
+    const problem = callbackUrlProblem(value, { secret: true });
+    if (problem !== undefined) throw new pulumi.RunError(`WebhookSubscription "${name}": url: ${problem}`);
+    return value;
+  });
+}
+
+/**
  * A webhook subscription of a shop on the Shipping Service API. Create subscribes the hook (taking over an
  * existing subscription of that hook), read refreshes it, delete unsubscribes it. Any change of hook, url
  * or shop replaces it, create-before-delete, so the hook is never left without a subscription.
@@ -99,7 +116,7 @@ export class WebhookSubscription extends pulumi.CustomResource {
       {
         __provider: PROVIDER_MODULE,
         hook,
-        url: args.url,
+        url: secretUrlChecked(name, args.url),
         shop: args.shop,
         subscriptionId: undefined,
         api: undefined,

@@ -1,8 +1,8 @@
 /** `export`: lists a shop's live subscriptions and renders the declaration that adopts them. */
 import type { LiveSubscription } from "../client/apiSchemas";
 import { ShippingClient, validateBaseUrl } from "../client/shippingClient";
+import { shopIdentityOf } from "../ownership";
 import { resolveShop } from "../settings";
-import { shopIdentityOf } from "../targetChange";
 import type { CliCommand } from "./args";
 import { COMMAND } from "./args";
 import { inventory, type RenderContext, renderStackYaml, renderTypeScript } from "./render";

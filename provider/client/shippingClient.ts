@@ -2,14 +2,7 @@ import { ShippingConfigError } from "../errors/configError";
 import { ShippingRequestError } from "../errors/requestError";
 import { ShippingResponseError } from "../errors/responseError";
 import { createResponseSchema, type LiveSubscription, listResponseSchema } from "./apiSchemas";
-import {
-  type AuthScheme,
-  type AuthSchemeSetting,
-  authorizationHeader,
-  fallbackScheme,
-  initialScheme,
-  rememberScheme,
-} from "./authScheme";
+import { type AuthScheme, AuthSchemeMemory, type AuthSchemeSetting, authorizationHeader } from "./authScheme";
 import { HttpTransport, type TransportOptions, type TransportResponse } from "./httpTransport";
 
 /** The User-Agent the spec requires on every request. */
@@ -25,6 +18,8 @@ export interface ShippingClientOptions extends TransportOptions {
   readonly apiKey: string;
   /** Scheme word of the Authorization header; default `auto`. */
   readonly authScheme?: AuthSchemeSetting;
+  /** Where `auto` keeps the word each API accepted, shared by clients of one deployment; default: its own. */
+  readonly schemeMemory?: AuthSchemeMemory;
 }
 
 /** A subscription to create. */
@@ -82,6 +77,7 @@ export class ShippingClient {
   readonly #origin: string;
   readonly #apiKey: string;
   readonly #authScheme: AuthSchemeSetting;
+  readonly #schemes: AuthSchemeMemory;
   readonly #transport: HttpTransport;
 
   constructor(options: ShippingClientOptions) {
@@ -95,6 +91,7 @@ export class ShippingClient {
     }
     this.#apiKey = options.apiKey;
     this.#authScheme = options.authScheme ?? "auto";
+    this.#schemes = options.schemeMemory ?? new AuthSchemeMemory();
     this.#transport = new HttpTransport(options);
   }
 
@@ -186,17 +183,17 @@ export class ShippingClient {
   /** Sends with the Authorization scheme policy: one retry with another word on a 401 under `auto`. */
   async #send(method: "GET" | "POST" | "DELETE", path: string, body?: string): Promise<TransportResponse> {
     const url = `${this.baseUrl}${path}`;
-    const scheme = initialScheme(this.#authScheme, this.#origin);
+    const scheme = this.#schemes.initial(this.#authScheme, this.#origin);
     try {
       const response = await this.#transport.send(method, url, this.#headers(scheme, method), body);
-      rememberScheme(this.#authScheme, this.#origin, scheme);
+      this.#schemes.remember(this.#authScheme, this.#origin, scheme);
       return response;
     } catch (error) {
       if (!(error instanceof ShippingRequestError) || error.status !== 401) throw error;
-      const other = fallbackScheme(this.#authScheme, this.#origin, scheme);
+      const other = this.#schemes.fallback(this.#authScheme, this.#origin, scheme);
       if (other === undefined) throw error;
       const response = await this.#transport.send(method, url, this.#headers(other, method), body);
-      rememberScheme(this.#authScheme, this.#origin, other);
+      this.#schemes.remember(this.#authScheme, this.#origin, other);
       return response;
     }
   }

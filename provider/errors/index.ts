@@ -4,3 +4,4 @@ export { ShippingRequestError } from "./requestError";
 export type { ApiErrorDetail, RedactedRequest, ResponseInfo } from "./requestInfo";
 export { ShippingResponseError } from "./responseError";
 export { ShippingError } from "./shippingError";
+export { ShippingUnconfirmedWriteError } from "./unconfirmedWriteError";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { forgetLearnedSchemes } from "../../provider/client/authScheme";
+import { AuthSchemeMemory } from "../../provider/client/authScheme";
 import { ShippingClient, type ShippingClientOptions } from "../../provider/client/shippingClient";
 import { ShippingConnectionError, ShippingError, ShippingRequestError } from "../../provider/errors";
 import { type RunningSimulator, startSimulator } from "../../simulator";
@@ -33,7 +33,6 @@ afterAll(async () => {
 });
 beforeEach(() => {
   sim.reset();
-  forgetLearnedSchemes();
 });
 
 describe("auth scheme", () => {
@@ -42,13 +41,14 @@ describe("auth scheme", () => {
     ["both", 0, "bearer"],
     ["basic", 1, "basic"],
   ] as const)(
-    "auto works when the service takes %s, with %i fallback, and remembers it",
+    "auto works when the service takes %s, with %i fallback, and remembers it for the deployment's clients",
     async (accepted, fallbacks, word) => {
       sim.setSwitches({ authScheme: accepted });
-      const api = client();
+      const schemeMemory = new AuthSchemeMemory();
+      const api = client({ schemeMemory });
       await api.list();
       await api.list();
-      await client().list(); // a second client in the same process
+      await client({ schemeMemory }).list(); // a second client of the same deployment (another shop's)
       const log = sim.requests();
       expect(log.filter((r) => r.status === 401)).toHaveLength(fallbacks);
       expect(log.filter((r) => r.status === 200).map((r) => r.authScheme)).toEqual([word, word, word]);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Deployment } from "../../provider/deployment";
-import { askingWhetherGone, confirmGone } from "../../provider/goneQuestions";
+import { Clients } from "../../provider/clients";
+import { Claims } from "../../provider/facts/claims";
+import { ShopViews } from "../../provider/facts/shopViews";
 import { resolveShop } from "../../provider/settings";
+import { Writes } from "../../provider/writes";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { outOfBand } from "../support/outOfBand";
 import { freshProvider } from "../support/provider";
@@ -17,13 +19,18 @@ beforeEach(async () => {
   sim.setSwitches({ deleteCheckOrder: "ownership", partialIds: "subset" });
 });
 
+/** The writes of a new deployment, and acme's target (or `key`'s). */
+function deployment(key = ACME_KEY) {
+  const clients = new Clients();
+  const views = new ShopViews((t) => clients.for(t).list());
+  const config = (name: string) => ({ "shipping:baseUrl": sim.baseUrl, "shipping:apiKey": key })[name];
+  return { writes: new Writes(clients, views, new Claims()), target: resolveShop(undefined, config, {}) };
+}
+
 /** Asks with acme's key (or `key`) about `ids`, in one batch. */
 async function ask(ids: number[], key = ACME_KEY) {
-  const deployment = new Deployment();
-  deployment.config = (name) => ({ "shipping:baseUrl": sim.baseUrl, "shipping:apiKey": key })[name];
-  const target = resolveShop(undefined, deployment.config, {});
-  const questions = askingWhetherGone(deployment);
-  return Promise.all(ids.map((id) => questions.load(target, id)));
+  const { writes, target } = deployment(key);
+  return Promise.all(ids.map((id) => writes.goneAnswer(target, id)));
 }
 
 async function globexSubscription(): Promise<number> {
@@ -60,15 +67,9 @@ describe("asking whether an id the shop does not list is gone", () => {
 
   it("a deployment asks about an id once: a replacement's create and the old resource's delete share the answer", async () => {
     sim.setSwitches({ shopFields: "omitted" });
-    const deployment = new Deployment();
-    deployment.config = (name) => ({ "shipping:baseUrl": sim.baseUrl, "shipping:apiKey": ACME_KEY })[name];
-    const target = resolveShop(undefined, deployment.config, {});
-    const questions = askingWhetherGone(deployment);
-    const recorded = { id: 999, hook: "order_status_change", shop: undefined, api: target.api };
-    const place = { ...recorded, shopId: "1", accountId: undefined };
+    const { writes, target } = deployment();
     sim.clearRequests();
-    for (const purpose of ["create", "delete", "refresh"] as const)
-      await confirmGone(deployment, questions, target, place, [], purpose);
+    for (let asked = 0; asked < 3; asked++) expect(await writes.goneAnswer(target, 999)).toBe("gone");
     expect(sim.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       "DELETE /webhook_subscriptions/999 404",
     ]);

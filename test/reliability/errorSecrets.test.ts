@@ -8,7 +8,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { forgetLearnedSchemes } from "../../provider/client/authScheme";
 import { ShippingClient, type ShippingClientOptions } from "../../provider/client/shippingClient";
 import {
   ShippingConnectionError,
@@ -70,7 +69,6 @@ afterAll(async () => {
 beforeEach(() => {
   sim.reset();
   sim.setSwitches({ authScheme: "both" });
-  forgetLearnedSchemes();
 });
 
 function client(options: Partial<ShippingClientOptions> = {}): ShippingClient {

@@ -1,15 +1,18 @@
-import { vi } from "vitest";
+import { ShippingProvider } from "../../provider/provider";
+import { type BoundProvider, bind } from "../../provider/runtime";
 
-/** The provider runtime as a fresh dynamic-provider process would load it. */
-export type ProviderRuntime = typeof import("../../provider/runtime");
+/** The provider's operations as the dynamic-provider host calls them (`delete` as `deleteSubscription`). */
+export type ProviderRuntime = BoundProvider;
 
 /**
- * Loads a fresh copy of the provider runtime (new module state: as a new provider process, that is a new
- * deployment) and configures it with `config` as the engine would.
+ * A new provider (as a new provider process would make: a new deployment), configured with `config` as the
+ * engine would. `env` stands for the provider process's environment (default: this process's).
  */
-export async function freshProvider(config: Record<string, string>): Promise<ProviderRuntime> {
-  vi.resetModules();
-  const runtime = await import("../../provider/runtime.js");
+export async function freshProvider(
+  config: Record<string, string>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ProviderRuntime> {
+  const runtime = bind(new ShippingProvider(env));
   await runtime.configure({ config: { get: (key: string) => config[key] } });
   return runtime;
 }

@@ -1,15 +1,7 @@
-import { beforeEach, describe, expect, it } from "vitest";
-import {
-  type AuthScheme,
-  type AuthSchemeSetting,
-  fallbackScheme,
-  forgetLearnedSchemes,
-  rememberScheme,
-} from "../../provider/client/authScheme";
+import { describe, expect, it } from "vitest";
+import { type AuthScheme, AuthSchemeMemory, type AuthSchemeSetting } from "../../provider/client/authScheme";
 
 const ORIGIN = "http://127.0.0.1:1";
-
-beforeEach(() => forgetLearnedSchemes());
 
 describe("fallbackScheme: the one retry after a 401", () => {
   it.each<[AuthSchemeSetting, AuthScheme | undefined, AuthScheme, AuthScheme | undefined]>([
@@ -23,12 +15,14 @@ describe("fallbackScheme: the one retry after a 401", () => {
     ["bearer", undefined, "bearer", undefined],
     ["basic", undefined, "basic", undefined],
   ])("setting %s, learned %s, 401 to %s: retry with %s", (setting, learned, tried, retry) => {
-    if (learned !== undefined) rememberScheme("auto", ORIGIN, learned);
-    expect(fallbackScheme(setting, ORIGIN, tried)).toBe(retry);
+    const memory = new AuthSchemeMemory();
+    if (learned !== undefined) memory.remember("auto", ORIGIN, learned);
+    expect(memory.fallback(setting, ORIGIN, tried)).toBe(retry);
   });
 
   it("what one origin learned does not change another's", () => {
-    rememberScheme("auto", ORIGIN, "basic");
-    expect(fallbackScheme("auto", "http://127.0.0.1:2", "basic")).toBe("bearer");
+    const memory = new AuthSchemeMemory();
+    memory.remember("auto", ORIGIN, "basic");
+    expect(memory.fallback("auto", "http://127.0.0.1:2", "basic")).toBe("bearer");
   });
 });

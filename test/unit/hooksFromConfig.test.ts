@@ -2,9 +2,22 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterEach, describe, expect, it } from "vitest";
 import { hooksFromConfig } from "../../provider/hooksFromConfig";
 
-function configWith(hooks: unknown): pulumi.Config {
-  pulumi.runtime.setAllConfig({ "shop-hooks:hooks": JSON.stringify(hooks) });
+function configWith(hooks: unknown, secret = false): pulumi.Config {
+  pulumi.runtime.setAllConfig(
+    { "shop-hooks:hooks": JSON.stringify(hooks) },
+    secret ? ["shop-hooks:hooks"] : [],
+  );
   return new pulumi.Config("shop-hooks");
+}
+
+/** The value and secrecy of an output, as the engine would see them. */
+async function unwrapped(
+  value: string | pulumi.Output<string>,
+): Promise<{ value: unknown; secret: boolean }> {
+  if (typeof value === "string") return { value, secret: false };
+  const secret = await pulumi.isSecret(value);
+  const known = await new Promise((resolve) => value.apply(resolve));
+  return { value: known, secret };
 }
 
 describe("hooksFromConfig", () => {
@@ -34,5 +47,31 @@ describe("hooksFromConfig", () => {
 
   it.each([[["https://h.example"]], ["https://h.example"]])("refuses %j that is not a map", (value) => {
     expect(() => hooksFromConfig(configWith(value))).toThrow(/shop-hooks:hooks must map hooks to URLs/);
+  });
+
+  it("secret config: every URL is a secret output, and a bad entry's message does not quote it", async () => {
+    const token = "https://h.example/o?token=s3cr3t";
+    const hooks = hooksFromConfig(configWith({ order_status_change: token }, true));
+    expect(hooks.map((h) => h.hook)).toEqual(["order_status_change"]);
+    expect(await unwrapped(hooks[0]?.url as pulumi.Output<string>)).toEqual({ value: token, secret: true });
+
+    const bad = "https://H.example/o?token=s3cr3t";
+    let message = "";
+    try {
+      hooksFromConfig(configWith({ order_status_change: bad }, true));
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toMatch(
+      /shop-hooks:hooks\.order_status_change: the URL \(a secret, not shown\) must be lowercase/,
+    );
+    expect(message).not.toContain("s3cr3t");
+    expect(message).not.toContain("h.example");
+  });
+
+  it("plain config: URLs stay strings", () => {
+    expect(hooksFromConfig(configWith({ order_status_change: "https://h.example/o" }))[0]?.url).toBe(
+      "https://h.example/o",
+    );
   });
 });

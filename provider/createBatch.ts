@@ -1,0 +1,287 @@
+/**
+ * Creates, batched per set of credentials: one POST for every hook of a shop that the program declares and
+ * whose create arrives together, run in the shop's write lane. A hook whose live subscription already has
+ * the declared URL is adopted with no write; a second declaration of a hook for the shop is refused.
+ */
+import { BATCH_WINDOW_MS, Batcher, type ItemResult } from "./batcher";
+import type { LiveSubscription } from "./client/apiSchemas";
+import type { NewSubscription } from "./client/shippingClient";
+import type { Clients } from "./clients";
+import { ShippingRequestError } from "./errors/requestError";
+import type { Claims } from "./facts/claims";
+import type { Declarations } from "./facts/declarations";
+import type { ShopViews } from "./facts/shopViews";
+import { pinRefusal, planCreate, type ShopIdentity, shopIdentityOf } from "./ownership";
+import { declaredTwice, overwrittenAtOnce, pinMismatch, unmatchedId, WRITTEN_AND_UNDONE } from "./refusals";
+import type { ShopTarget } from "./settings";
+import type { Writes } from "./writes";
+
+/**
+ * Longest a create waits for the other creates of its shop that this deployment declares (checked) and has
+ * not created yet, in ms. The engine starts a shop's creates one checkpoint save apart, which grows with the
+ * stack (over 25 ms at a few hundred resources); the wait ends as soon as the last of them arrives.
+ */
+export const CREATE_WAIT_MS = 1_000;
+/**
+ * A waiting create goes when no create of any shop arrived for this long, in ms: the engine is not starting
+ * more (it runs few steps at once, for example `--parallel 1`, and starts the next only when this one ends).
+ */
+export const CREATE_IDLE_MS = 100;
+/** Statuses by which the service refuses what was sent (not who sent it): each item is tried on its own. */
+const ITEM_REFUSALS = new Set([400, 409, 422]);
+
+/** A write the service answered but that could not be read back: which ids the POST wrote, and why. */
+export interface Unconfirmed {
+  /** Every id the POST answered (this create's is one of them, by the order of the answer). */
+  readonly written: readonly number[];
+  /** How many hooks the POST held. */
+  readonly hooks: number;
+  readonly cause: unknown;
+}
+
+/** What a create wrote or adopted, and the subscription the hook had before. */
+export interface Created {
+  readonly id: number;
+  readonly current: LiveSubscription | undefined;
+  /** Whether it was seen live with its hook and URL after the write (or adopted from a listing). */
+  readonly seen: boolean;
+  /** Present when the write could not be read back to match its id to its hook. */
+  readonly unconfirmed?: Unconfirmed;
+}
+
+/** A written subscription's id, and whether it was seen live with its hook and URL afterwards. */
+interface Written {
+  readonly id: number;
+  readonly seen: boolean;
+  readonly unconfirmed?: Unconfirmed;
+}
+
+/** The shop a batch of creates writes to, and the shop the service reported for it when the batch began. */
+interface CreateGroup {
+  readonly target: ShopTarget;
+  readonly identity: ShopIdentity | undefined;
+}
+
+/** The facts and writes a batch of creates works with. */
+export interface CreateContext {
+  readonly clients: Clients;
+  readonly views: ShopViews;
+  readonly declarations: Declarations;
+  readonly claims: Claims;
+  readonly writes: Writes;
+}
+
+/** The shop's listing, refused when it shows that a pinned shop's key reaches another shop. */
+export async function pinnedListing(views: ShopViews, target: ShopTarget): Promise<LiveSubscription[]> {
+  const listing = await views.listing(target);
+  const refusal = pinRefusal({ ...views.facts(target, 0, listing), listing });
+  if (refusal !== undefined) throw refusal;
+  return listing;
+}
+
+/** A read-back of a write failed (every attempt): the write stands, unconfirmed. */
+export class ReadBackFailure {
+  constructor(readonly cause: unknown) {}
+}
+
+/** The creates of one deployment. */
+export class CreateBatches {
+  readonly #ctx: CreateContext;
+  readonly #batcher: Batcher<CreateGroup, NewSubscription, Created>;
+
+  constructor(ctx: CreateContext) {
+    this.#ctx = ctx;
+    const { declarations, writes } = ctx;
+    this.#batcher = new Batcher<CreateGroup, NewSubscription, Created>(
+      ({ target }) => target.shopKey,
+      ({ target, identity }, requests) => {
+        // Sent: these creates came, so a sibling that arrives while the batch is in flight waits for none.
+        for (const { hook } of requests) declarations.settleCreate(target, hook);
+        return writes.exclusive(writes.laneOf(target, identity), () =>
+          this.#createAll(target, identity, requests),
+        );
+      },
+      {
+        windowMs: ({ target }) =>
+          declarations.awaitedCreates(target).size > 1 ? CREATE_WAIT_MS : BATCH_WINDOW_MS,
+        idleMs: CREATE_IDLE_MS,
+        complete: ({ target }, requests) => {
+          const awaited = declarations.awaitedCreates(target);
+          return awaited.size > 0 && [...awaited].every((hook) => requests.some((r) => r.hook === hook));
+        },
+      },
+    );
+  }
+
+  /** Creates (or adopts) `request` in the shop, with the shop's other creates that arrive together. */
+  add(target: ShopTarget, identity: ShopIdentity | undefined, request: NewSubscription): Promise<Created> {
+    return this.#batcher.add({ target, identity }, request);
+  }
+
+  /** Sends the shop's waiting batch if it now has every create it waits for. */
+  recheck(target: ShopTarget): void {
+    this.#batcher.recheck({ target, identity: undefined });
+  }
+
+  /**
+   * Learns the shop of a shop that listed nothing from a read of the new id: a write not seen live with its
+   * hook and URL fails (something overwrote it at once); a pinned shop that turns out to be another is undone;
+   * a read that fails every attempt throws {@link ReadBackFailure} (after undoing the write in a pinned shop).
+   */
+  async learnShop(
+    target: ShopTarget,
+    sub: LiveSubscription,
+    seen: boolean,
+  ): Promise<ShopIdentity | undefined> {
+    const { views, writes } = this.#ctx;
+    const { id, hook, url } = sub;
+    const unchecked = async (cause: unknown): Promise<never> => {
+      await writes.undoIfUncheckable(target, [id], cause);
+      throw new ReadBackFailure(cause);
+    };
+    const written = seen ? undefined : await writes.readBack(target, id).catch(unchecked);
+    if (!seen && (written === undefined || written.hook !== hook || written.url !== url))
+      throw overwrittenAtOnce(id, hook);
+    const identity = await views
+      .readBackIdentity(target, async () =>
+        shopIdentityOf([written ?? (await writes.readBack(target, id)) ?? sub]),
+      )
+      .catch(unchecked);
+    if (target.pin !== undefined && identity?.shopId !== target.pin.shopId) {
+      const error = pinMismatch(target, identity, WRITTEN_AND_UNDONE);
+      await writes.undo(target, [id], error);
+      throw error;
+    }
+    if (identity !== undefined) {
+      this.guardOneDeclaration(target, identity, hook);
+      this.record(target, { ...sub, ...identity });
+    }
+    return identity;
+  }
+
+  /** Fails a create of a hook that a create of this deployment wrote in the same shop under another name or key. */
+  guardOneDeclaration(target: ShopTarget, identity: ShopIdentity, hook: string): void {
+    if (this.#ctx.declarations.createIn(target, identity.shopId, hook))
+      throw declaredTwice(target, identity.shopId, hook);
+  }
+
+  /** Records a subscription a create wrote or adopted: claimed for the deployment, and in the shop's view. */
+  record(target: ShopTarget, written: LiveSubscription): void {
+    this.#ctx.claims.claim(target.api, written.id);
+    this.#ctx.views.recordWrite(target, written);
+  }
+
+  /**
+   * Under the shop's write lane (the listing has every earlier write of the deployment applied): adopts each
+   * hook whose subscription already has the URL, and POSTs the others in one request.
+   */
+  async #createAll(
+    target: ShopTarget,
+    identity: ShopIdentity | undefined,
+    requests: readonly NewSubscription[],
+  ): Promise<ItemResult<Created>[]> {
+    const { views, declarations, claims } = this.#ctx;
+    const listing = await pinnedListing(views, target);
+    const results: ItemResult<Created>[] = [];
+    const toPost: number[] = [];
+    const hooks = new Set<string>();
+    requests.forEach(({ hook, url }, i) => {
+      const duplicate = hooks.has(hook);
+      hooks.add(hook);
+      const live = listing.find((s) => s.hook === hook);
+      const plan = planCreate({
+        url,
+        ...(live !== undefined ? { live } : {}),
+        duplicate,
+        createdByOtherKey:
+          !duplicate && identity !== undefined && declarations.createIn(target, identity.shopId, hook),
+        liveKept: live !== undefined && claims.isKept(target.api, live.id),
+      });
+      if (plan.kind === "refuse") results[i] = { error: declaredTwice(target, identity?.shopId, hook) };
+      else if (plan.kind === "adopt")
+        results[i] = { value: { id: plan.live.id, current: plan.live, seen: true } };
+      else toPost.push(i);
+    });
+    const posted = await this.#postAll(
+      target,
+      toPost.map((i) => requests[i] as NewSubscription),
+    );
+    toPost.forEach((requestIndex, j) => {
+      const outcome = posted[j] as ItemResult<Written>;
+      const current = listing.find((s) => s.hook === requests[requestIndex]?.hook);
+      results[requestIndex] = "error" in outcome ? outcome : { value: { ...outcome.value, current } };
+    });
+    results.forEach((result, i) => {
+      if ("value" in result)
+        this.record(target, { id: result.value.id, ...(requests[i] as NewSubscription), ...identity });
+    });
+    return results;
+  }
+
+  /**
+   * One POST of the hooks. When it fails without an answer from the service (a dropped connection, a timeout,
+   * a 5xx), the write may have been applied all the same: a fresh listing tells, and an applied write is taken
+   * as done, so it is recorded in state rather than left behind. When the service refuses the content of a
+   * request of several hooks, each is sent again alone, so that a refusal fails only the hook it is about.
+   */
+  async #postAll(target: ShopTarget, subs: readonly NewSubscription[]): Promise<ItemResult<Written>[]> {
+    if (subs.length === 0) return [];
+    const { clients, views } = this.#ctx;
+    let ids: number[];
+    try {
+      ids = await clients.for(target).create(subs);
+    } catch (error) {
+      views.forget(target);
+      const refusal = error instanceof ShippingRequestError && error.status < 500 && error.status !== 429;
+      if (refusal && (subs.length === 1 || !ITEM_REFUSALS.has(error.status)))
+        return subs.map(() => ({ error }));
+      // Not the pin's check here: an applied write into a pinned shop that listed nothing is found, then read
+      // back and checked (and undone) by its create, like an answered one.
+      const applied = refusal ? [] : await views.listing(target).catch(() => []);
+      return Promise.all(
+        subs.map(async (sub): Promise<ItemResult<Written>> => {
+          const found = applied.find((s) => s.hook === sub.hook && s.url === sub.url);
+          if (found !== undefined) return { value: { id: found.id, seen: true } };
+          // Sent again alone, so that what fails is this hook's own failure.
+          if (subs.length > 1) return (await this.#postAll(target, [sub]))[0] as ItemResult<Written>;
+          return { error };
+        }),
+      );
+    }
+    return subs.length === 1
+      ? [{ value: { id: ids[0] as number, seen: false } }]
+      : this.#matchIds(target, subs, ids);
+  }
+
+  /**
+   * Which answered id is which hook's: the spec does not say that the ids come back in the order of the
+   * request, so they are read back (one GET of all of them) and matched by hook and URL. The read also tells
+   * the shop the service reports, so an empty shop needs no other read-back.
+   */
+  async #matchIds(
+    target: ShopTarget,
+    subs: readonly NewSubscription[],
+    ids: readonly number[],
+  ): Promise<ItemResult<Written>[]> {
+    const { views, writes } = this.#ctx;
+    let live: LiveSubscription[];
+    try {
+      live = await writes.confirm(target, ids);
+    } catch (cause) {
+      await writes.undoIfUncheckable(target, ids, cause);
+      // Recorded (as unconfirmed) by the order of the answer, which every known service keeps; a later
+      // refresh or up reads them back and matches them by hook and URL among the written ids.
+      return subs.map((sub, i) => {
+        const id = ids[i];
+        if (id === undefined) return { error: unmatchedId(ids, subs.length, sub.hook) };
+        return { value: { id, seen: false, unconfirmed: { written: ids, hooks: subs.length, cause } } };
+      });
+    }
+    void views.readBackIdentity(target, async () => shopIdentityOf(live));
+    return subs.map((sub) => {
+      const found = live.find((s) => s.hook === sub.hook && s.url === sub.url);
+      if (found !== undefined) return { value: { id: found.id, seen: true } };
+      return { error: unmatchedId(ids, subs.length, sub.hook) };
+    });
+  }
+}

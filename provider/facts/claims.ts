@@ -1,0 +1,64 @@
+import type { Recorded } from "../ownership";
+import type { ShopTarget } from "../settings";
+
+/**
+ * The subscriptions that resources of this deployment hold: created, adopted or kept unchanged (claimed; a
+ * delete of the deployment leaves them alone), and the recorded ones that replacements are about to take
+ * the place of.
+ */
+export class Claims {
+  /** By API: ids a resource of this deployment creates, adopts or keeps. */
+  readonly #claimed = new Map<string, Set<number>>();
+  /** By API: ids a resource the program declares keeps unchanged (its diff found no change). */
+  readonly #kept = new Map<string, Set<number>>();
+  /** By `shopKey`: recorded subscriptions that diff replaces, until their shop settled them. */
+  readonly #replaced = new Map<string, Map<number, Recorded>>();
+
+  /** Records an id a create of this deployment wrote or adopted. */
+  claim(api: string, id: number): void {
+    const ids = this.#claimed.get(api) ?? new Set<number>();
+    this.#claimed.set(api, ids.add(id));
+  }
+
+  /**
+   * Records that a resource the program still declares keeps subscription `id` unchanged, so that no delete of
+   * this deployment removes it (two resources can record one id, for example after a rename without an alias
+   * whose delete did not run).
+   */
+  keep(api: string, id: number): void {
+    this.claim(api, id);
+    const ids = this.#kept.get(api) ?? new Set<number>();
+    this.#kept.set(api, ids.add(id));
+  }
+
+  /** Whether a resource the program declares keeps `id` of `api` unchanged. */
+  isKept(api: string, id: number): boolean {
+    return this.#kept.get(api)?.has(id) === true;
+  }
+
+  /** Whether a resource of this deployment creates, adopts or keeps `id` of `api`. */
+  isClaimed(api: string, id: number): boolean {
+    return this.#claimed.get(api)?.has(id) === true;
+  }
+
+  /** The APIs at which a resource of this deployment creates, adopts or keeps `id`. */
+  claimedAt(id: number): string[] {
+    return [...this.#claimed].filter(([, ids]) => ids.has(id)).map(([api]) => api);
+  }
+
+  /** Notes a recorded subscription this deployment replaces in the shop: its create settles it first. */
+  noteReplaced(target: ShopTarget, recorded: Recorded): void {
+    const replaced = this.#replaced.get(target.shopKey) ?? new Map<number, Recorded>();
+    this.#replaced.set(target.shopKey, replaced.set(recorded.id, recorded));
+  }
+
+  /** The replaced subscriptions of the shop not settled yet. */
+  replacedIn(target: ShopTarget): Recorded[] {
+    return [...(this.#replaced.get(target.shopKey)?.values() ?? [])];
+  }
+
+  /** Marks a replaced subscription settled: it is the shop's, or gone. */
+  settleReplaced(target: ShopTarget, id: number): void {
+    this.#replaced.get(target.shopKey)?.delete(id);
+  }
+}

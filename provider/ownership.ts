@@ -1,0 +1,303 @@
+/**
+ * The ownership rule, in one place: from what a resource recorded, what is configured and what the service
+ * reported, whether a subscription is this resource's to act on (ours), gone, someone else's now (taken),
+ * held by another resource of this deployment (claimed), or must be refused. Pure: the provider gathers the
+ * facts a verdict asks for (`need`) and asks again; test/unit/ownership.test.ts states the rule as a table.
+ */
+import type { LiveSubscription } from "./client/apiSchemas";
+import type { ShippingConfigError } from "./errors/configError";
+import {
+  cannotConfirmGone,
+  drifted,
+  entryGone,
+  goneByAsking,
+  goneUnasked,
+  NOTHING_WRITTEN,
+  ownedByAnotherShop,
+  pinMismatch,
+  shopCannotSay,
+  targetChanged,
+} from "./refusals";
+import type { ShopTarget } from "./settings";
+
+/** A shop as the service reports it on its subscriptions. */
+export interface ShopIdentity {
+  readonly shopId: string;
+  readonly accountId?: string;
+}
+
+/** Where state says a subscription lives. `api` is undefined in state written before 0.2. */
+export interface RecordedPlace {
+  readonly id: number;
+  readonly hook: string;
+  readonly shop: string | undefined;
+  readonly api: string | undefined;
+  readonly shopId: string | undefined;
+  readonly accountId: string | undefined;
+}
+
+/** What state says about a resource's subscription. */
+export interface Recorded extends RecordedPlace {
+  readonly url: string;
+  /**
+   * For a write not yet confirmed (its read-back failed): every id its POST wrote. The recorded id is one of
+   * them by the order of the answer; the one that is this hook at this URL is the resource's.
+   */
+  readonly written?: readonly number[];
+}
+
+/** The service's answer to a DELETE of an unlisted id, asked to learn whether it is gone (see writes.ts). */
+export type GoneAnswer = "gone" | "deleted" | "elsewhere" | "cannotAsk";
+
+/** What this deployment knows of one configured shop, for one recorded id. */
+export interface ShopFacts {
+  readonly target: ShopTarget;
+  /** The shop's subscriptions as this deployment knows them; undefined until listed. */
+  readonly listing?: readonly LiveSubscription[];
+  /** The shop listed nothing when this deployment first asked. */
+  readonly listedEmpty: boolean;
+  /** The shop a read-back of this deployment told for the shop's key, when its listing could not. */
+  readonly learnt?: ShopIdentity;
+  /** This deployment saw the recorded id in this shop (listed or written): then it is this shop's. */
+  readonly seen: boolean;
+}
+
+/** What is asked: diff (may refuse, writes nothing), read (refresh), delete, replace (a create's old id). */
+export type Operation = "diff" | "read" | "delete" | "replace";
+
+/** Everything a verdict about a recorded subscription may need; the provider fills what is asked for. */
+export interface RecordedFacts {
+  readonly operation: Operation;
+  readonly recorded: Recorded;
+  /** The shop the resource names, or why it cannot be resolved. */
+  readonly named: ShopFacts | { readonly missing: unknown };
+  /** The other configured shops at the recorded API, in configuration order. */
+  readonly others: readonly ShopFacts[];
+  /** APIs at which a resource of this deployment creates, adopts or keeps the recorded id. */
+  readonly claimedAt: readonly string[];
+  readonly goneAnswer?: GoneAnswer;
+}
+
+/** The decision about a recorded subscription. */
+export type Verdict =
+  | { readonly kind: "needListing"; readonly target: ShopTarget }
+  | { readonly kind: "needGoneAnswer"; readonly target: ShopTarget }
+  | {
+      readonly kind: "ours";
+      readonly target: ShopTarget;
+      readonly live?: LiveSubscription;
+      /** Diff only: the recorded subscription drifted (gone, or changed); diff goes on, and says so. */
+      readonly warning?: string;
+    }
+  | { readonly kind: "gone"; readonly target: ShopTarget; readonly warning?: string }
+  | { readonly kind: "taken"; readonly target: ShopTarget; readonly live: LiveSubscription }
+  | { readonly kind: "claimed" }
+  | { readonly kind: "refuse"; readonly error: unknown };
+
+/** The shop the service reports on any of a shop's subscriptions; undefined when none says. */
+export function shopIdentityOf(subscriptions: readonly LiveSubscription[]): ShopIdentity | undefined {
+  const reported = subscriptions.find((s) => s.shopId !== undefined);
+  if (reported?.shopId === undefined) return undefined;
+  return {
+    shopId: reported.shopId,
+    ...(reported.accountId !== undefined ? { accountId: reported.accountId } : {}),
+  };
+}
+
+/** Whether the service's shop is the recorded one (the account, too, when both say). */
+export function isSameShop(
+  identity: ShopIdentity,
+  recorded: { readonly shopId: string | undefined; readonly accountId?: string | undefined },
+): boolean {
+  return (
+    identity.shopId === recorded.shopId &&
+    (identity.accountId === undefined ||
+      recorded.accountId === undefined ||
+      identity.accountId === recorded.accountId)
+  );
+}
+
+/** Whether a live subscription is the recorded one: same hook, URL and (when both are known) shop. */
+export function isRecorded(live: LiveSubscription, recorded: Recorded): boolean {
+  const identity = shopIdentityOf([live]);
+  return (
+    live.hook === recorded.hook &&
+    live.url === recorded.url &&
+    (recorded.shopId === undefined || identity === undefined || isSameShop(identity, recorded))
+  );
+}
+
+/**
+ * A pinned shop's listing against its pin: the refusal when the service reports another shop (or none) for
+ * its key. A shop that listed nothing says nothing yet (its creates check on reading back their write).
+ */
+export function pinRefusal(
+  shop: ShopFacts & { listing: readonly LiveSubscription[] },
+): ShippingConfigError | undefined {
+  const pin = shop.target.pin;
+  if (pin === undefined) return undefined;
+  const identity = shopIdentityOf(shop.listing) ?? shop.learnt;
+  if (identity === undefined && (shop.listing.length === 0 || shop.listedEmpty)) return undefined;
+  if (identity?.shopId === pin.shopId) return undefined;
+  return pinMismatch(shop.target, identity, NOTHING_WRITTEN);
+}
+
+type Listed = ShopFacts & { readonly listing: readonly LiveSubscription[] };
+type Placed = { readonly kind: "at"; readonly shop: Listed | ShopFacts } | Verdict;
+
+/** The verdict about a recorded subscription, or the fact it needs next. */
+export function decideRecorded(facts: RecordedFacts): Verdict {
+  const { operation, recorded } = facts;
+  if (operation === "delete" && recorded.api !== undefined && facts.claimedAt.includes(recorded.api))
+    return { kind: "claimed" };
+  const placed = operation === "read" || operation === "delete" ? locate(facts) : named(facts);
+  if (placed.kind !== "at") return placed;
+  const { shop } = placed;
+  if (operation === "delete" && facts.claimedAt.includes(shop.target.api)) return { kind: "claimed" };
+  if (operation === "diff") return diffVerdict(recorded, shop);
+  if (shop.listing === undefined) return { kind: "needListing", target: shop.target };
+  const refusal = pinRefusal(shop as Listed);
+  if (refusal !== undefined) return { kind: "refuse", error: refusal };
+  const live = shop.listing.find((s) => s.id === recorded.id);
+  const written = writtenMatch(recorded, shop.listing);
+  if (written !== undefined && (live === undefined || !isRecorded(live, recorded)))
+    return { kind: "ours", target: shop.target, live: written };
+  if (live === undefined) return goneVerdict(facts, shop as Listed);
+  if (operation === "replace") return { kind: "ours", target: shop.target, live };
+  if (!isRecorded(live, recorded)) return { kind: "taken", target: shop.target, live };
+  return { kind: "ours", target: shop.target, live };
+}
+
+/** For an unconfirmed write: the live subscription among its written ids that is this hook at this URL. */
+function writtenMatch(
+  recorded: Recorded,
+  listing: readonly LiveSubscription[],
+): LiveSubscription | undefined {
+  const written = recorded.written;
+  if (written === undefined) return undefined;
+  return listing.find((s) => written.includes(s.id) && s.hook === recorded.hook && s.url === recorded.url);
+}
+
+/** Diff and a replacement's create act on the shop the resource names (a changed shop input replaces). */
+function named(facts: RecordedFacts): Placed {
+  if ("missing" in facts.named) return { kind: "refuse", error: facts.named.missing };
+  return { kind: "at", shop: facts.named };
+}
+
+/** Diff refuses, before any write, a resource whose shop now reaches another API or another shop. */
+function diffVerdict(recorded: Recorded, shop: ShopFacts): Verdict {
+  if (recorded.api === undefined) return { kind: "ours", target: shop.target };
+  if (shop.target.api !== recorded.api)
+    return { kind: "refuse", error: targetChanged(recorded, shop.target, undefined) };
+  if (recorded.shopId === undefined) return { kind: "ours", target: shop.target };
+  if (shop.listing === undefined) return { kind: "needListing", target: shop.target };
+  const refusal = pinRefusal(shop as Listed);
+  if (refusal !== undefined) return { kind: "refuse", error: refusal };
+  const identity = shopIdentityOf(shop.listing);
+  if (identity !== undefined && !isSameShop(identity, recorded))
+    return { kind: "refuse", error: targetChanged(recorded, shop.target, identity) };
+  // A shop that lists nothing cannot say which shop its key reaches, and diff asks the service nothing.
+  if (shop.listing.length === 0) return { kind: "refuse", error: shopCannotSay(recorded, shop.target) };
+  // The listing shows the recorded shop: an absent or changed subscription drifted (a back-office change,
+  // another stack, or a targeted operation that deleted what this resource records).
+  const live = shop.listing.find((s) => s.id === recorded.id);
+  if (identity !== undefined && (live === undefined || !isRecorded(live, recorded)))
+    return { kind: "ours", target: shop.target, warning: drifted(recorded, shop.target, live) };
+  return { kind: "ours", target: shop.target };
+}
+
+/**
+ * The configured shop that reaches the recorded subscription: the one the resource names when it is at the
+ * recorded API and (when the service says) the recorded shop, else another configured shop that the service
+ * reports to be the recorded one; else a refusal (the configuration was re-pointed, or the entry is gone). A
+ * shop that lists nothing cannot say which it is: the named one is taken to be it (the gone question tells).
+ */
+function locate(facts: RecordedFacts): Placed {
+  const { recorded } = facts;
+  const namedShop = "missing" in facts.named ? undefined : facts.named;
+  let namedIdentity: ShopIdentity | undefined;
+  if (recorded.api === undefined || namedShop?.target.api === recorded.api) {
+    if (namedShop === undefined) return named(facts);
+    if (recorded.shopId === undefined) return { kind: "at", shop: namedShop };
+    if (namedShop.listing === undefined) return { kind: "needListing", target: namedShop.target };
+    const refusal = pinRefusal(namedShop as Listed);
+    if (refusal !== undefined) return { kind: "refuse", error: refusal };
+    namedIdentity = shopIdentityOf(namedShop.listing);
+    if (namedIdentity === undefined || isSameShop(namedIdentity, recorded))
+      return { kind: "at", shop: namedShop };
+  }
+  if (recorded.shopId !== undefined) {
+    for (const other of facts.others) {
+      if (other.listing === undefined) return { kind: "needListing", target: other.target };
+      const refusal = pinRefusal(other as Listed);
+      if (refusal !== undefined) return { kind: "refuse", error: refusal };
+      const identity = shopIdentityOf(other.listing);
+      if (identity !== undefined && isSameShop(identity, recorded)) return { kind: "at", shop: other };
+    }
+  }
+  if (namedShop === undefined)
+    return { kind: "refuse", error: entryGone(recorded, (facts.named as { missing: unknown }).missing) };
+  return { kind: "refuse", error: targetChanged(recorded, namedShop.target, namedIdentity) };
+}
+
+/**
+ * A recorded id the shop does not list. Gone when the listing shows the recorded shop, or this deployment saw
+ * the id in the shop; else only the service can tell "gone" from "in another shop" (a DELETE of the unlisted
+ * id: 404, or 403 deleteResourceOwnedByOthers; it deletes nothing). A question refused for another reason (a
+ * read-only key) settles nothing: refresh takes it for gone with a warning (a drift check must show a
+ * back-office delete); delete and a replacement's create refuse (acting could orphan it).
+ */
+function goneVerdict(facts: RecordedFacts, shop: Listed): Verdict {
+  const { recorded } = facts;
+  const gone: Verdict = { kind: "gone", target: shop.target };
+  if (recorded.shopId !== undefined && shopIdentityOf(shop.listing) !== undefined) return gone;
+  if (shop.seen) return gone;
+  switch (facts.goneAnswer) {
+    case undefined:
+      return { kind: "needGoneAnswer", target: shop.target };
+    case "elsewhere":
+      return { kind: "refuse", error: ownedByAnotherShop(recorded, shop.target) };
+    case "cannotAsk":
+      if (facts.operation !== "read")
+        return { kind: "refuse", error: cannotConfirmGone(recorded, shop.target) };
+      return { ...gone, warning: goneUnasked(recorded, shop.target) };
+    case "deleted":
+      return { ...gone, warning: goneByAsking(recorded, shop.target) };
+    default:
+      return gone;
+  }
+}
+
+/** What a create does with its hook in a shop, given the shop's listing and this deployment's declarations. */
+export type CreatePlan =
+  | { readonly kind: "adopt"; readonly live: LiveSubscription }
+  | { readonly kind: "post"; readonly live?: LiveSubscription }
+  | { readonly kind: "refuse" };
+
+/** What a create knows when its batch runs, under the shop's write lane. */
+export interface CreateFacts {
+  readonly url: string;
+  /** The shop's live subscription of the hook, if any. */
+  readonly live?: LiveSubscription;
+  /** Another create of the same batch has the same hook. */
+  readonly duplicate: boolean;
+  /** Another set of credentials created this hook in the same shop (as the service reports it) in this deployment. */
+  readonly createdByOtherKey: boolean;
+  /** A resource the program declares keeps the live subscription unchanged (the same shop under another key). */
+  readonly liveKept: boolean;
+}
+
+/**
+ * One hook per shop, and takeover without a write: a second declaration of the hook for the shop (in the batch,
+ * by another key of the shop, or kept by another resource) is refused; a live subscription of the hook with
+ * the declared URL is adopted as it is; anything else is POSTed (which overwrites the hook's subscription).
+ */
+export function planCreate(facts: CreateFacts): CreatePlan {
+  if (facts.duplicate || facts.createdByOtherKey) return { kind: "refuse" };
+  if (facts.live === undefined) return { kind: "post" };
+  // Adopting what another resource keeps would make two resources record one subscription; overwriting it
+  // would leave that resource recording a subscription that is gone.
+  if (facts.liveKept) return { kind: "refuse" };
+  if (facts.live.url === facts.url) return { kind: "adopt", live: facts.live };
+  return { kind: "post", live: facts.live };
+}

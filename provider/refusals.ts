@@ -1,0 +1,224 @@
+/**
+ * Every refusal and warning the provider gives, in one place: what happened, that nothing was changed (or
+ * what was), and the way out. Pure functions of what the decision knew; none names a URL (any part of one may
+ * be a secret) or a key.
+ */
+import { ShippingConfigError } from "./errors/configError";
+import { ShippingError } from "./errors/shippingError";
+import type { RecordedPlace, ShopIdentity } from "./ownership";
+import type { ShopTarget } from "./settings";
+
+/** How to forget a subscription instead of deleting it. */
+const LEAVE = "or `pulumi state delete <urn>` to leave the subscription where it is and forget it";
+/** Refresh and destroy run with the provider configuration of the last `up`, also one that failed. */
+export const LAST_UP = "(refresh and destroy use the configuration of the last `up`, even one that failed)";
+
+/** The way back to the recorded target, and the way to move the stack off it. */
+function wayOut(setting: string, old: string): string {
+  return `To keep managing it, set ${setting} back to ${old} and run \`pulumi up\` ${LAST_UP}. To move this stack elsewhere, set ${setting} back to ${old}, run \`pulumi up\`, then \`pulumi destroy\` (${LEAVE}); then change ${setting} and run \`pulumi up\``;
+}
+
+function settingOf(shop: string | undefined, part: "baseUrl" | "apiKey"): string {
+  return shop === undefined ? `shipping:${part}` : `shipping:shops.${shop}.${part}`;
+}
+
+/** The setting that holds a target's key, for messages. */
+function keySetting(target: ShopTarget): string {
+  return target.label === "(default)" ? "shipping:apiKey" : `shipping:shops.${target.label}.apiKey`;
+}
+
+/**
+ * The configuration now reaches another API, or a key that the service says belongs to another shop, than
+ * the one that issued a recorded subscription.
+ */
+export function targetChanged(
+  recorded: RecordedPlace,
+  now: ShopTarget,
+  otherShop: ShopIdentity | undefined,
+): ShippingConfigError {
+  const what = `subscription ${recorded.id} (${recorded.hook})`;
+  if (now.api !== recorded.api) {
+    const setting = settingOf(recorded.shop, "baseUrl");
+    return new ShippingConfigError(
+      setting,
+      `${what} was created at ${recorded.api}, but shop ${now.label} now reaches ${now.api}. Nothing was changed for this resource: the id means something only at ${recorded.api}. ${wayOut(setting, recorded.api ?? "the old base URL")}`,
+    );
+  }
+  const setting = settingOf(recorded.shop, "apiKey");
+  return new ShippingConfigError(
+    setting,
+    `${what} was created in shop ${recorded.shopId} at ${recorded.api}, but the service reports shop ${otherShop?.shopId ?? "(another)"} for the key of shop ${now.label}. Nothing was changed for this resource. ${wayOut(setting, `a key of shop ${recorded.shopId}`)}`,
+  );
+}
+
+/** The configured shop lists nothing, so the service cannot say which shop its key reaches (diff asks no one). */
+export function shopCannotSay(recorded: RecordedPlace, now: ShopTarget): ShippingConfigError {
+  const setting = settingOf(recorded.shop, "apiKey");
+  return new ShippingConfigError(
+    setting,
+    `subscription ${recorded.id} (${recorded.hook}) was created in shop ${recorded.shopId} at ${recorded.api}, but shop ${now.label} now lists no subscription at all, so the service cannot say which shop its key reaches. Nothing was changed for this resource. If the subscriptions were deleted in the back office, run \`pulumi up --refresh\`: refresh drops the resource and up subscribes the hook again. If ${setting} now holds another shop's key: ${wayOut(setting, `a key of shop ${recorded.shopId}`)}`,
+  );
+}
+
+/** The service refused the DELETE that asked whether an unlisted id is gone: it belongs to another shop. */
+export function ownedByAnotherShop(recorded: RecordedPlace, now: ShopTarget): ShippingConfigError {
+  const setting = settingOf(recorded.shop, "apiKey");
+  return new ShippingConfigError(
+    setting,
+    `subscription ${recorded.id} (${recorded.hook}) is not in shop ${now.label}'s listing, and the service answers that it belongs to another shop (403 deleteResourceOwnedByOthers to a DELETE that, for that reason, deleted nothing): the key of shop ${now.label} now reaches another shop than the one that created it. Nothing was changed for this resource. ${wayOut(setting, "the key it was created with")}`,
+  );
+}
+
+/** The shop entry a recorded subscription was created with is gone, and no configured shop is known to be it. */
+export function entryGone(recorded: RecordedPlace, missing: unknown): ShippingConfigError {
+  const why = missing instanceof Error ? missing.message : String(missing);
+  return new ShippingConfigError(
+    "shipping:shops",
+    `subscription ${recorded.id} (${recorded.hook}) was created with shop entry "${recorded.shop}" at ${recorded.api}, and that entry is gone (${why}). Nothing was changed for this resource. Put the entry back with the same key and run \`pulumi up\` (it deletes the subscriptions of resources the program no longer declares), then remove the entry in a later change; ${LEAVE}`,
+  );
+}
+
+/** The DELETE that asks whether an unlisted id is gone was refused for another reason than ownership. */
+export function cannotConfirmGone(recorded: RecordedPlace, now: ShopTarget): ShippingConfigError {
+  const setting = settingOf(recorded.shop, "apiKey");
+  return new ShippingConfigError(
+    setting,
+    `subscription ${recorded.id} (${recorded.hook}) is not in shop ${now.label}'s listing, which cannot say which shop its key reaches, and the service refused the DELETE that asks whether it is gone (403, not about ownership: this key may not DELETE). Nothing was changed for this resource: it may be gone, or the key may now reach another shop, where acting would orphan it. Use a read-write key of the shop that created it in ${setting}, run \`pulumi up\` ${LAST_UP}, then run this again; ${LEAVE}`,
+  );
+}
+
+/** What refresh says when it takes an unlisted id for gone because the question could not be asked. */
+export function goneUnasked(recorded: RecordedPlace, now: ShopTarget): string {
+  return `${notListed(recorded, now)}, which cannot say which shop its key reaches, and the service refused the DELETE that asks whether it is gone (403: this key may not DELETE): refresh takes it for gone. If the key now reaches another shop, the subscription stays there: refresh with a read-write key to tell`;
+}
+
+/** What is said when the DELETE that asked whether an unlisted id is gone deleted it. */
+export function goneByAsking(recorded: RecordedPlace, now: ShopTarget): string {
+  return `${notListed(recorded, now)} but existed: the DELETE that asked whether it was gone deleted it`;
+}
+
+function notListed(recorded: RecordedPlace, now: ShopTarget): string {
+  return `shipping: subscription ${recorded.id} (${recorded.hook}) is not in shop ${now.label}'s listing`;
+}
+
+/** A live subscription that is no longer the resource's: why it is left alone. Names no URL. */
+export function notOurs(id: number, hook: string, action: string): string {
+  return `shipping: subscription ${id} (${hook}) now points at another URL than this resource declared (changed in the back office or by another stack): ${action}`;
+}
+
+/** Two resources of the deployment declare one hook for the same shop (the same API and key). */
+export function declaredTwiceAtCheck(hook: string, earlierLabel: string, target: ShopTarget): string {
+  return `${hook} is declared twice for one shop: another WebhookSubscription of this stack declares it for shop ${earlierLabel}, which is the same shop as ${target.label} (the same API key at ${target.api}). A shop has one subscription per hook: remove one of the two declarations`;
+}
+
+/** Two resources of the deployment write one hook into the shop the service reports for both. */
+export function declaredTwice(target: ShopTarget, shopId: string | undefined, hook: string): ShippingError {
+  return new ShippingError(
+    `${hook} is declared twice for shop ${shopId ?? target.label} at ${target.api}: shop ${target.label} and another shop entry of this stack are the same shop (the service reports the same shop_id for both keys, or they have the same key). A shop has one subscription per hook: remove one of the two declarations`,
+  );
+}
+
+/** A write read back gone or changed at once: something overwrote the hook. */
+export function overwrittenAtOnce(id: number, hook: string): ShippingError {
+  return new ShippingError(
+    `POST /webhook_subscriptions answered id ${id} for ${hook}, but reading it back found it gone or changed: something overwrote ${hook} at once. If this stack declares ${hook} for the same shop under two shop entries or keys, remove one of the two; otherwise run \`pulumi up\` again`,
+  );
+}
+
+/** A POST of several hooks whose answered ids, read back, hold none of one hook at its URL. */
+export function unmatchedId(ids: readonly number[], count: number, hook: string): ShippingError {
+  return new ShippingError(
+    `POST /webhook_subscriptions answered ids ${ids.join(", ")} for ${count} hooks, but none of them is ${hook} at the requested URL when read back; run \`pulumi up\` again (the hook is taken over if it was written)`,
+  );
+}
+
+/** What a pinned shop's check did before it refused: the step's state of writing. */
+export const NOTHING_WRITTEN = "Nothing was written";
+/** A pinned shop that listed nothing was found to be another by reading back this step's write, then undone. */
+export const WRITTEN_AND_UNDONE =
+  "The shop listed no subscription, so this was learned by reading back what this step wrote, which was deleted again";
+
+/** The pinned shop is not the one the service reports for the key (or the service reports none). */
+export function pinMismatch(
+  target: ShopTarget,
+  identity: ShopIdentity | undefined,
+  done: string,
+): ShippingConfigError {
+  const pin = target.pin;
+  const setting = pin?.setting ?? "shipping:shopId";
+  const key = keySetting(target);
+  if (identity === undefined) {
+    return new ShippingConfigError(
+      setting,
+      `pins shop ${pin?.shopId}, but the service at ${target.api} sends no shop_id on the subscriptions of shop ${target.label}, so which shop ${key} reaches cannot be checked. ${done}. Remove ${setting} and run \`pulumi up\` ${LAST_UP}: a pin that cannot be checked guards nothing`,
+    );
+  }
+  return new ShippingConfigError(
+    setting,
+    `pins shop ${pin?.shopId}, but the service at ${target.api} reports shop ${identity.shopId} for the key in ${key}. ${done}. ${wayOut(key, `a key of shop ${pin?.shopId}`)}, with ${setting} set to the new shop. If it is the pin that is wrong (the key is right and shop ${identity.shopId} is this stack's shop), set ${setting} to ${identity.shopId} and run \`pulumi up\``,
+  );
+}
+
+/** A write into a pinned shop that listed nothing could not be read back, so it was undone. */
+export function pinnedReadBackFailed(
+  target: ShopTarget,
+  ids: readonly number[],
+  cause: unknown,
+): ShippingConfigError {
+  const pin = target.pin;
+  const which = ids.length === 1 ? `subscription ${ids[0]}` : `subscriptions ${ids.join(", ")}`;
+  return new ShippingConfigError(
+    pin?.setting ?? "shipping:shopId",
+    `pins shop ${pin?.shopId}, and shop ${target.label} at ${target.api} listed no subscription, so this step wrote ${which} and read ${ids.length === 1 ? "it" : "them"} back to learn the shop, but the read failed (${cause instanceof Error ? cause.message : String(cause)}). The write was deleted again, as it could not be checked against the pin; run \`pulumi up\` again`,
+    { cause },
+  );
+}
+
+/** Undoing a write into a pinned shop failed: the subscriptions may be left there, recorded nowhere. */
+export function undoFailed(
+  target: ShopTarget,
+  ids: readonly number[],
+  why: unknown,
+  failure: unknown,
+): ShippingConfigError {
+  const reason = why instanceof Error ? why.message : String(why);
+  const those = ids.length === 1 ? "it" : "them";
+  return new ShippingConfigError(
+    target.pin?.setting ?? "shipping:shopId",
+    `${reason.replace(WRITTEN_AND_UNDONE, "The shop listed no subscription, so this step wrote and then read back what it wrote")}. Undoing the write failed (${failure instanceof Error ? failure.message : String(failure)}): subscription ${ids.join(", ")} may be in the shop ${keySetting(target)} reaches, recorded nowhere; delete ${those} there`,
+    { cause: failure },
+  );
+}
+
+/** What a create says when the service answered its POST but the write could not be read back. */
+export function unconfirmedWrite(
+  target: ShopTarget,
+  hook: string,
+  id: number,
+  written: readonly number[],
+  cause: unknown,
+): string {
+  const what =
+    written.length <= 1
+      ? `subscription ${id} (${hook})`
+      : `subscriptions ${written.join(", ")} (${id} for ${hook}, by the order of the answer)`;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return `POST /webhook_subscriptions wrote ${what} in shop ${target.label} at ${target.api}, but reading ${written.length <= 1 ? "it" : "them"} back failed (${reason}). It is recorded in state as not yet confirmed, so nothing is left behind: run \`pulumi up\` again to confirm it (no write); \`pulumi destroy\` removes it`;
+}
+
+/** What the next `up` says of an unconfirmed write it still cannot confirm. */
+export function stillUnconfirmed(id: number, hook: string, why: string): string {
+  return `subscription ${id} (${hook}) was written but not confirmed by an earlier \`pulumi up\`, and still is not: ${why}. Run \`pulumi refresh\` (it drops or corrects the record), then \`pulumi up\``;
+}
+
+/** What diff says of a recorded subscription the shop no longer holds as recorded: drift, and how to repair it. */
+export function drifted(
+  recorded: RecordedPlace,
+  now: ShopTarget,
+  live: { readonly url: string } | undefined,
+): string {
+  const what = `shipping: subscription ${recorded.id} (${recorded.hook}) of shop ${now.label}`;
+  return live === undefined
+    ? `${what} is gone (deleted in the back office, by another stack, or by a targeted operation on another resource of this stack): \`pulumi up --refresh\` subscribes the hook again`
+    : `${what} now points at another URL than this resource declared (changed in the back office or by another stack): \`pulumi up --refresh\` sets the declared URL again`;
+}

@@ -1,0 +1,76 @@
+/**
+ * Settling the ownership rule (ownership.ts) for one recorded subscription: the rule asks for facts (a shop's
+ * listing, the service's answer to whether an id is gone), this gathers them and asks again until it settles.
+ */
+import type { Claims } from "./facts/claims";
+import type { ShopViews } from "./facts/shopViews";
+import {
+  decideRecorded,
+  type Operation,
+  type Recorded,
+  type RecordedFacts,
+  type ShopFacts,
+  type Verdict,
+} from "./ownership";
+import type { ShopTarget } from "./settings";
+import type { Writes } from "./writes";
+
+/** A decision asks for at most a listing per configured shop and one answer of the service; bounded anyway. */
+const MAX_DECISION_ROUNDS = 32;
+
+/** What settling a decision reads from and asks through. */
+export interface SettleContext {
+  readonly views: ShopViews;
+  readonly claims: Claims;
+  readonly writes: Writes;
+  /** Resolves a shop name (undefined: the default shop); throws when it is not configured. */
+  readonly resolve: (shop: string | undefined) => ShopTarget;
+  /** Every configured shop. */
+  readonly configured: () => ShopTarget[];
+}
+
+/**
+ * The verdict about `recorded` for `operation`. `named`: the shop the resource names (a name to resolve, or a
+ * resolved target). Read and delete also look at the other configured shops at the recorded API (a renamed
+ * entry, another key of the shop).
+ */
+export async function settleOwnership(
+  ctx: SettleContext,
+  operation: Operation,
+  recorded: Recorded,
+  named: ShopTarget | string | undefined,
+): Promise<Verdict> {
+  let namedFacts: RecordedFacts["named"];
+  try {
+    namedFacts = ctx.views.facts(typeof named === "object" ? named : ctx.resolve(named), recorded.id);
+  } catch (error) {
+    namedFacts = { missing: error };
+  }
+  const namedKey = "missing" in namedFacts ? undefined : namedFacts.target.shopKey;
+  const others =
+    operation === "read" || operation === "delete"
+      ? ctx
+          .configured()
+          .filter((t) => t.api === recorded.api && t.shopKey !== namedKey)
+          .map((t) => ctx.views.facts(t, recorded.id))
+      : [];
+  let facts: RecordedFacts = { operation, recorded, named: namedFacts, others, claimedAt: [] };
+  for (let round = 0; round < MAX_DECISION_ROUNDS; round++) {
+    const verdict = decideRecorded({ ...facts, claimedAt: ctx.claims.claimedAt(recorded.id) });
+    if (verdict.kind === "needListing") {
+      const listing = await ctx.views.listing(verdict.target);
+      facts = withShop(facts, ctx.views.facts(verdict.target, recorded.id, listing));
+    } else if (verdict.kind === "needGoneAnswer") {
+      const answer = await ctx.writes.goneAnswer(verdict.target, recorded.id);
+      if (answer !== undefined) facts = { ...facts, goneAnswer: answer };
+    } else return verdict;
+  }
+  return { kind: "refuse", error: new Error(`internal error: no verdict about subscription ${recorded.id}`) };
+}
+
+/** The facts with one shop's (now listed) facts in place of what was known of it before. */
+function withShop(facts: RecordedFacts, shop: ShopFacts): RecordedFacts {
+  const same = (s: ShopFacts) => s.target.shopKey === shop.target.shopKey;
+  const named = "missing" in facts.named || !same(facts.named) ? facts.named : shop;
+  return { ...facts, named, others: facts.others.map((o) => (same(o) ? shop : o)) };
+}

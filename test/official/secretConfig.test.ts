@@ -1,0 +1,76 @@
+/**
+ * A token-bearing callback URL kept as *secret* stack config, as the `export` note advises, in examples/
+ * from-config (hooks from `<project>:hooks`) through the official CLI: it stays encrypted at rest (the stack
+ * file, its backups and history) and in a plain `stack export`, and a bad one fails preview without quoting it.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../simulator";
+import { REPO_ROOT } from "../e2e/support/engine";
+import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+import { OfficialProject, typescriptProjectFiles } from "./support/project";
+
+const TOKEN = "tok-7f3a9c2e5b";
+const SECRET_URL = `https://hooks.example.com/orders?token=${TOKEN}`;
+
+let sim: RunningSimulator;
+beforeAll(async () => {
+  sim = await startSimulator({ shops: TEST_SHOPS });
+});
+afterAll(() => sim.close());
+
+describe("hooks from secret stack config (examples/from-config)", () => {
+  it("a secret URL is subscribed and never in plain text at rest or in a plain export; a bad one is not quoted", async () => {
+    sim.reset();
+    const project = await OfficialProject.create("secret-config", { copyOf: join(REPO_ROOT, "examples", "from-config") });
+    const { "package.json": manifest, "tsconfig.json": tsconfig } = typescriptProjectFiles("from-config");
+    project.write({ "package.json": manifest as string, "tsconfig.json": tsconfig as string });
+    project.write({ "Pulumi.yaml": "name: from-config\nruntime: nodejs\n" });
+    await project.ok(["stack", "init", "dev"]);
+    await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
+    await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    await project.ok(["config", "set", "--secret", "--path", "from-config:hooks.order_status_change", SECRET_URL]);
+
+    const up = await project.ok(["up", "--yes"]);
+    expect(sim.subscriptions("acme").map(({ hook, url }) => ({ hook, url }))).toEqual([
+      { hook: "order_status_change", url: SECRET_URL },
+    ]);
+    const plainExport = (await project.ok(["stack", "export"])).stdout;
+    expect(plainExport).toContain("order_status_change");
+    const atRest = [up.stdout, up.stderr, plainExport, ...project.backendFiles()];
+    expect(atRest.filter((text) => text.includes(TOKEN))).toEqual([]);
+
+    await project.ok(["config", "set", "--secret", "--path", "from-config:hooks.order_status_change", SECRET_URL.toUpperCase()]);
+    sim.clearRequests();
+    const bad = await project.pulumi(["preview"]);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stdout).toContain("from-config:hooks.order_status_change: the URL (a secret, not shown) must be lowercase");
+    expect(`${bad.stdout}${bad.stderr}`.toLowerCase()).not.toContain(TOKEN.toLowerCase());
+    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+
+    await project.ok(["config", "set", "--secret", "--path", "from-config:hooks.order_status_change", SECRET_URL]);
+    await project.ok(["destroy", "--yes"]);
+    expect(sim.subscriptions("acme")).toEqual([]);
+  });
+
+  it("a secret URL given in a program that breaks the rule fails the program naming the resource, not the URL", async () => {
+    sim.reset();
+    const project = await OfficialProject.create("secret-url", {
+      ...typescriptProjectFiles("secret-url"),
+      "index.ts": [
+        'import * as pulumi from "@pulumi/pulumi";',
+        'import { WebhookSubscription } from "pulumi-shipping-webhooks";',
+        `new WebhookSubscription("orders", { hook: "order_status_change", url: pulumi.secret("${SECRET_URL.replace("hooks", "Hooks")}") });`,
+        "",
+      ].join("\n"),
+    });
+    await project.ok(["stack", "init", "dev"]);
+    await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
+    await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    const bad = await project.pulumi(["preview"]);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stdout).toContain('WebhookSubscription "orders": url: the URL (a secret, not shown) must be lowercase');
+    expect(`${bad.stdout}${bad.stderr}`).not.toContain(TOKEN);
+    expect(sim.requests()).toEqual([]);
+  });
+});
