@@ -13,9 +13,9 @@ import { Declarations } from "./facts/declarations";
 import { ShopViews } from "./facts/shopViews";
 import { type CheckFailure, checkInputs, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { type Operation, type Recorded, shopIdentityOf, type Verdict } from "./ownership";
-import { confirmedProps, recordedOf, type SubscriptionOutputs, unconfirmedError } from "./records";
+import { confirmedProps, outputsOf, recordedOf, type SubscriptionOutputs, unconfirmedError } from "./records";
 import { declaredTwiceAtCheck, notOurs, stillUnconfirmed } from "./refusals";
-import { type ConfigSource, configuredTargets, resolveShop, type ShopTarget } from "./settings";
+import { type ConfigSource, configuredTargets, resolveShop, SETTINGS, type ShopTarget } from "./settings";
 import { settleOwnership } from "./settle";
 import { Writes } from "./writes";
 
@@ -95,7 +95,6 @@ export class ShippingProvider {
     const kept = !decision.changes && this.#declarations.wasChecked(target, recorded.hook, recorded.url);
     const verdict = await this.#settle("diff", recorded, target);
     if (verdict.kind === "refuse") throw verdict.error;
-    if (verdict.kind === "ours" && verdict.warning !== undefined) warn(verdict.warning);
     // A replacement's create first settles that the recorded id is this shop's or gone.
     if (decision.replaces.length > 0) this.#claims.noteReplaced(target, recorded);
     if (kept) {
@@ -123,14 +122,7 @@ export class ShippingProvider {
     await this.#settleReplaced(target);
     let identity = shopIdentityOf(await pinnedListing(this.#views, target));
     const { id, current, seen, unconfirmed } = await this.#creates.add(target, identity, { hook, url });
-    const outs: SubscriptionOutputs = {
-      hook,
-      url,
-      ...(typeof inputs.shop === "string" ? { shop: inputs.shop } : {}),
-      subscriptionId: id,
-      api: target.api,
-      ...(current !== undefined ? { previous: { id: current.id, url: current.url } } : {}),
-    };
+    const outs = outputsOf(inputs, target, id, current);
     if (unconfirmed !== undefined)
       throw unconfirmedError(inputs, target, outs, unconfirmed.written, unconfirmed.cause);
     // A shop that listed nothing cannot say which shop it is; a read of the new id does (if the service says).
@@ -254,12 +246,17 @@ export class ShippingProvider {
     return resolveShop(typeof shop === "string" ? shop : undefined, this.#config, this.#env);
   }
 
-  /** The shop's target for check, or undefined with the failure (on `shop`) added. */
+  /**
+   * The shop's target for check. A shop name that `shipping:shops` lacks (or whose entry is malformed) is a
+   * failure on `shop`, the property it is about; any other setting missing or wrong is the resource's error.
+   */
   #checkedTarget(shop: unknown, failures: CheckFailure[]): ShopTarget | undefined {
     try {
       return this.#targetOf(shop);
     } catch (error) {
       if (!(error instanceof ShippingError)) throw error;
+      if (error instanceof ShippingConfigError && !error.setting.startsWith(SETTINGS.shops.config))
+        throw error;
       failures.push({ property: "shop", reason: error.message });
       return undefined;
     }

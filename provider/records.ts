@@ -53,6 +53,23 @@ export function recordedOf(id: string, props: Record<string, unknown>): Recorded
   };
 }
 
+/** The outputs of a create of `inputs` that wrote or adopted subscription `id` (`current`: the hook's before). */
+export function outputsOf(
+  inputs: Record<string, unknown>,
+  target: ShopTarget,
+  id: number,
+  current: { readonly id: number; readonly url: string } | undefined,
+): SubscriptionOutputs {
+  return {
+    hook: String(inputs.hook),
+    url: String(inputs.url),
+    ...(typeof inputs.shop === "string" ? { shop: inputs.shop } : {}),
+    subscriptionId: id,
+    api: target.api,
+    ...(current !== undefined ? { previous: { id: current.id, url: current.url } } : {}),
+  };
+}
+
 /** The outputs without the marker of an unconfirmed write (once it is confirmed). */
 export function confirmedProps(props: Record<string, unknown>): Record<string, unknown> {
   const { unconfirmed: _written, ...confirmed } = props;

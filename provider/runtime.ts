@@ -4,6 +4,7 @@
  * binds the operations of one {@link ShippingProvider}.
  */
 import { ShippingProvider } from "./provider";
+import { QuietErrors } from "./quietErrors";
 
 export { CREATE_IDLE_MS, CREATE_WAIT_MS } from "./createBatch";
 export type { SubscriptionOutputs } from "./records";
@@ -19,20 +20,25 @@ export interface BoundProvider {
   readonly deleteSubscription: ShippingProvider["delete"];
 }
 
-/** The operations of `provider`, bound, under the names this module exports. */
-export function bind(provider: ShippingProvider): BoundProvider {
+/**
+ * The operations of `provider`, bound, under the names this module exports. With `quiet`, the host does not
+ * print again (with a stack) the errors of check, diff, read and delete, which the engine shows on the resource.
+ */
+export function bind(provider: ShippingProvider, quiet?: QuietErrors): BoundProvider {
+  const host = <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
+    quiet === undefined ? operation : quiet.wrap(operation);
   return {
     configure: provider.configure.bind(provider),
-    check: provider.check.bind(provider),
-    diff: provider.diff.bind(provider),
+    check: host(provider.check.bind(provider)),
+    diff: host(provider.diff.bind(provider)),
     create: provider.create.bind(provider),
-    read: provider.read.bind(provider),
+    read: host(provider.read.bind(provider)),
     update: provider.update.bind(provider),
-    deleteSubscription: provider.delete.bind(provider),
+    deleteSubscription: host(provider.delete.bind(provider)),
   };
 }
 
-const process = bind(new ShippingProvider());
+const process = bind(new ShippingProvider(), new QuietErrors(console));
 
 /** Stores the stack configuration the engine hands over. */
 export const configure = process.configure;

@@ -161,7 +161,7 @@ export function resolveShop(
     if (key === undefined) {
       throw new ShippingConfigError(
         SETTINGS.apiKey.config,
-        "is not set. Set it with `pulumi config set --secret shipping:apiKey <key>` or the SHIPPING_API_KEY environment variable (or give the resource a `shop` listed in shipping:shops)",
+        "is not set, so the default shop has no API key. Set it with `pulumi config set --secret shipping:apiKey <key>` or the SHIPPING_API_KEY environment variable, or give the resource a `shop` of shipping:shops",
       );
     }
     apiKey = key.value;
@@ -170,12 +170,7 @@ export function resolveShop(
   } else {
     const shops = parseJsonSetting("shops", shopsSchema, config, env) ?? {};
     const entry = shops[shop];
-    if (entry === undefined) {
-      throw new ShippingConfigError(
-        SETTINGS.shops.config,
-        `has no shop "${shop}". Add it with \`pulumi config set --secret --path 'shipping:shops.${shop}.apiKey' <key>\` (or the SHIPPING_SHOPS environment variable, a JSON object)`,
-      );
-    }
+    if (entry === undefined) throw unknownShop(shop, Object.keys(shops));
     apiKey = entry.apiKey;
     if (entry.shopId !== undefined)
       pin = { shopId: entry.shopId, setting: `${SETTINGS.shops.config}.${shop}.shopId` };
@@ -207,6 +202,44 @@ export function resolveShop(
     ...(retry !== undefined ? { retry: retry as Partial<RetrySettings> } : {}),
     ...(pin !== undefined ? { pin } : {}),
   };
+}
+
+/** Most edits between a misspelled shop name and a configured one for it to be suggested. */
+const MAX_SUGGESTION_EDITS = 2;
+
+/**
+ * A shop name that `shipping:shops` lacks: the nearest configured name when it looks like a misspelling of
+ * one, else how to add it.
+ */
+function unknownShop(shop: string, configured: readonly string[]): ShippingConfigError {
+  const nearest = configured
+    .map((name) => ({ name, edits: editDistance(shop, name) }))
+    .filter((c) => c.edits <= MAX_SUGGESTION_EDITS)
+    .sort((a, b) => a.edits - b.edits || a.name.localeCompare(b.name))[0];
+  const listed = configured.length === 0 ? "none is configured" : `configured: ${configured.join(", ")}`;
+  if (nearest !== undefined)
+    return new ShippingConfigError(
+      SETTINGS.shops.config,
+      `has no shop "${shop}"; did you mean "${nearest.name}"? (${listed})`,
+    );
+  return new ShippingConfigError(
+    SETTINGS.shops.config,
+    `has no shop "${shop}" (${listed}). Add it with \`pulumi config set --secret --path 'shipping:shops.${shop}.apiKey' <key>\` (or the SHIPPING_SHOPS environment variable, a JSON object)`,
+  );
+}
+
+/** Levenshtein distance: the fewest single-character insertions, deletions and substitutions from a to b. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution);
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
 }
 
 /**

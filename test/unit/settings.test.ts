@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ShippingConfigError } from "../../provider/errors";
-import { type ConfigSource, canonicalApi, resolveShop } from "../../provider/settings";
+import { type ConfigSource, canonicalApi, editDistance, resolveShop } from "../../provider/settings";
 
 const KEY = "unit-test-key-7f3a";
 const configOf =
@@ -141,6 +141,29 @@ describe("resolveShop", () => {
     expect(thrown(() => resolveShop("a", configOf({ ...base, "shipping:shops": empty }), {})).setting).toBe(
       "shipping:shops.a.shopId",
     );
+  });
+
+  it.each([
+    ["acmee", 'has no shop "acmee"; did you mean "acme"? (configured: acme, globex)'],
+    ["globx", 'has no shop "globx"; did you mean "globex"? (configured: acme, globex)'],
+    ["acme-eu", 'has no shop "acme-eu" (configured: acme, globex). Add it with'],
+    ["initech", 'has no shop "initech" (configured: acme, globex). Add it with'],
+  ])("a shop name shipping:shops lacks, %s: %s", (shop, message) => {
+    const shops = JSON.stringify({ acme: { apiKey: KEY }, globex: { apiKey: KEY } });
+    const config = configOf({ "shipping:shops": shops, "shipping:baseUrl": "https://a.example" });
+    expect(thrown(() => resolveShop(shop, config, {})).message).toContain(message);
+  });
+
+  it.each([
+    ["", "", 0],
+    ["acme", "acme", 0],
+    ["acme", "acmee", 1],
+    ["acme", "amce", 2],
+    ["globex", "globx", 1],
+    ["kitten", "sitting", 3],
+  ])("edit distance %j to %j is %i", (a, b, edits) => {
+    expect(editDistance(a, b)).toBe(edits);
+    expect(editDistance(b, a)).toBe(edits);
   });
 
   it("never puts a key into a configuration error", () => {
