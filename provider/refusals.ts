@@ -222,3 +222,36 @@ export function drifted(
     ? `${what} is gone (deleted in the back office, by another stack, or by a targeted operation on another resource of this stack): \`pulumi up --refresh\` subscribes the hook again`
     : `${what} now points at another URL than this resource declared (changed in the back office or by another stack): \`pulumi up --refresh\` sets the declared URL again`;
 }
+
+/** A preview found a shop's key refused or its API unreachable: the resource cannot be deployed as configured. */
+export function shopUnusable(name: string, target: ShopTarget, error: unknown): string {
+  const what = `WebhookSubscription "${name}": shop ${target.label} at ${target.api}`;
+  const status = (error as { status?: unknown }).status;
+  const reason = error instanceof Error ? error.message : String(error);
+  const baseUrl =
+    target.label === "(default)" ? "shipping:baseUrl" : `shipping:shops.${target.label}.baseUrl`;
+  if (status === 401 || status === 403)
+    return `${what}: the service refuses the key in ${keySetting(target)} (${status}). Set the shop's key: \`pulumi config set --secret ${keySetting(target)} <key>\` (with --path for a shipping:shops entry)`;
+  if (status === undefined)
+    return `${what} cannot be reached (${reason}). Check ${baseUrl}, and that the service is up`;
+  return `${what}: listing the shop failed (${reason}); run the preview again, and if it keeps failing check ${baseUrl}`;
+}
+
+/** A create that will overwrite the live subscription of its hook, which calls another URL now. */
+export function overwrites(target: ShopTarget, live: { readonly id: number; readonly hook: string }): string {
+  return `takes over subscription ${live.id} (${live.hook}) of shop ${target.label}, which calls another URL now (set by an earlier declaration, the back office or another stack): \`up\` overwrites it, and \`previous\` records what it was`;
+}
+
+/** A create that will adopt the live subscription of its hook as it is. */
+export function adopts(target: ShopTarget, live: { readonly id: number; readonly hook: string }): string {
+  return `adopts subscription ${live.id} (${live.hook}) of shop ${target.label} as it is, with no write (if another stack manages it too, destroying either removes it)`;
+}
+
+/** The service named the shop a key reaches, and the configuration does not pin it. */
+export function pinHint(target: ShopTarget, shopId: string): string {
+  const set =
+    target.label === "(default)"
+      ? `pulumi config set shipping:shopId ${shopId}`
+      : `pulumi config set --path 'shipping:shops.${target.label}.shopId' ${shopId}`;
+  return `shop ${target.label} at ${target.api} is shop_id ${shopId} for the service. Pin it, so that a key of another shop is refused before any write: \`${set}\``;
+}

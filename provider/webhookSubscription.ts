@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_MODULE, RESOURCE_TYPE } from "./dynamicProvider";
 import type { Hook } from "./hooks";
+import { listedFirst, tellInPreview } from "./previewChecks";
 import { failUncalledProgram, noteDeclaration, warnPlaintextCredentials } from "./programGuards";
 import { callbackUrlProblem } from "./schemas";
 
@@ -115,7 +116,7 @@ export class WebhookSubscription extends pulumi.CustomResource {
       name,
       {
         __provider: PROVIDER_MODULE,
-        hook,
+        hook: listedFirst(name, args, hook),
         url: secretUrlChecked(name, args.url),
         shop: args.shop,
         subscriptionId: undefined,
@@ -126,5 +127,6 @@ export class WebhookSubscription extends pulumi.CustomResource {
       },
       { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "previous"] },
     );
+    tellInPreview(this, name, args);
   }
 }

@@ -120,13 +120,14 @@ describe("plain HTTP", () => {
     expect(fromConfig).toThrow(/shipping:baseUrl: .*(must use HTTPS|must not contain credentials)/);
   });
 
-  it("is refused at preview (check), naming shipping:baseUrl, before any request", async () => {
+  it("is refused at preview (check: the resource's error, not a property's), naming shipping:baseUrl, before any request", async () => {
     const provider = await freshProvider({
       "shipping:apiKey": ACME_KEY,
       "shipping:baseUrl": "http://api.example.com",
     });
-    const { failures } = await provider.check({}, { hook: HOOK, url: URL_ });
-    expect(failures.map((f) => f.reason).join("\n")).toMatch(/shipping:baseUrl: .*must use HTTPS/);
+    await expect(provider.check({}, { hook: HOOK, url: URL_ })).rejects.toThrow(
+      /shipping:baseUrl: .*must use HTTPS/,
+    );
   });
 
   it.each(["http://127.0.0.1:4010", "http://localhost:4010", "http://[::1]:4010", "https://127.0.0.1:4443"])(

@@ -1,0 +1,170 @@
+/**
+ * What `pulumi preview` tells beyond the engine's plan, from the program's process: a dynamic provider cannot
+ * attach a message to a resource, a program can. In previews only (the update after a preview asks nothing),
+ * with one `GET /webhook_subscriptions/` per shop and deployment:
+ * - the shop's key and base URL are tried: a refused key or an unreachable API fails the resource before the
+ *   engine plans anything, saying how to fix it;
+ * - a create that will overwrite a live subscription of its hook (another URL) warns on the resource, and one
+ *   that adopts it as it is says so (hook, shop, subscription id; never a URL: any part of one may be secret);
+ * - an unchanged resource whose subscription drifted (gone, or another URL) warns on the resource;
+ * - a shop that the service names (`shop_id`) and that is not pinned is told, once, how to pin it.
+ * The provider's own checks still guard every write: these only tell earlier, and on the right resource.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { LiveSubscription } from "./client/apiSchemas";
+import { Clients } from "./clients";
+import { ShippingConnectionError } from "./errors/connectionError";
+import { ShippingRequestError } from "./errors/requestError";
+import { ShopViews } from "./facts/shopViews";
+import { isHook } from "./hooks";
+import { decideRecorded, shopIdentityOf } from "./ownership";
+import { adopts, overwrites, pinHint, shopUnusable } from "./refusals";
+import { callbackUrlProblem } from "./schemas";
+import { resolveShop, type ShopTarget } from "./settings";
+
+/** What one deployment's previews have looked at (the program runs once per deployment). */
+class PreviewFacts {
+  readonly clients = new Clients();
+  readonly views = new ShopViews((target) => this.clients.for(target).list());
+  /** Shops (by `shopKey`) already told how to pin them. */
+  readonly hinted = new Set<string>();
+}
+
+const factsByDeployment = new WeakMap<object, PreviewFacts>();
+
+/** A declaration whose inputs are plain and valid: what a preview can check. */
+interface Checked {
+  readonly name: string;
+  readonly hook: string;
+  readonly url: string;
+  readonly target: ShopTarget;
+  readonly facts: PreviewFacts;
+}
+
+/** The declaration to check, or undefined when this is no preview or it is not checkable (check reports it). */
+function checkable(name: string, hook: unknown, url: unknown, shop: unknown): Checked | undefined {
+  const stack = pulumi.runtime.getStackResource();
+  if (stack === undefined || !pulumi.runtime.isDryRun()) return undefined;
+  if (!isHook(hook) || typeof url !== "string" || callbackUrlProblem(url) !== undefined) return undefined;
+  if (shop !== undefined && typeof shop !== "string") return undefined;
+  let target: ShopTarget;
+  try {
+    target = resolveShop(shop, (key) => pulumi.runtime.getConfig(key), process.env);
+  } catch {
+    return undefined; // a configuration error: the provider's check names it on the resource
+  }
+  let facts = factsByDeployment.get(stack);
+  if (facts === undefined) {
+    facts = new PreviewFacts();
+    factsByDeployment.set(stack, facts);
+  }
+  return { name, hook, url, target, facts };
+}
+
+/**
+ * `hook`, held until the shop was listed in a preview: a key the service refuses or an API that cannot be
+ * reached fails the resource here, with the fix, before the engine plans anything.
+ */
+export function listedFirst(
+  name: string,
+  args: { hook: pulumi.Input<string>; url: pulumi.Input<string>; shop?: pulumi.Input<string> },
+  hook: pulumi.Input<string>,
+): pulumi.Input<string> {
+  if (!pulumi.runtime.isDryRun()) return hook;
+  return pulumi.all([hook, args.url, args.shop]).apply(async ([knownHook, url, shop]) => {
+    const checked = checkable(name, knownHook, url, shop);
+    if (checked !== undefined) await listing(checked);
+    return knownHook;
+  });
+}
+
+async function listing(checked: Checked): Promise<LiveSubscription[]> {
+  const { facts, target, name } = checked;
+  try {
+    return await facts.views.listing(target);
+  } catch (error) {
+    if (error instanceof ShippingRequestError || error instanceof ShippingConnectionError)
+      throw new pulumi.RunError(shopUnusable(name, target, error));
+    throw error;
+  }
+}
+
+/**
+ * After `resource` is registered in a preview: warns on it of a takeover (a create) or a drift (an unchanged
+ * resource), and tells once per shop how to pin it. Never throws (the provider's checks guard the writes).
+ */
+export function tellInPreview(
+  resource: pulumi.CustomResource & PreviewedOutputs,
+  name: string,
+  args: PreviewedArgs,
+): void {
+  if (!pulumi.runtime.isDryRun()) return;
+  const known = (resource.id as unknown as { isKnown?: Promise<boolean> }).isKnown;
+  pulumi.all([args.hook, args.url, args.shop]).apply(async ([hook, url, shop]) => {
+    const checked = checkable(name, hook, url, shop);
+    if (checked === undefined) return;
+    const live = await listing(checked).catch(() => undefined);
+    if (live === undefined) return;
+    hintPin(resource, checked, live);
+    if ((await known) === false) return tellTakeover(resource, checked, live);
+    pulumi
+      .all([resource.subscriptionId, resource.api, resource.shopId])
+      .apply(([id, api, shopId]) => tellDrift(resource, checked, live, { id, api, shopId }));
+  });
+}
+
+/** The outputs a preview reads of a registered resource. */
+interface PreviewedOutputs {
+  readonly subscriptionId: pulumi.Output<number>;
+  readonly api: pulumi.Output<string>;
+  readonly shopId: pulumi.Output<string | undefined>;
+}
+
+/** What state says of an unchanged resource's subscription. */
+interface RecordedOutputs {
+  readonly id: number;
+  readonly api: string | undefined;
+  readonly shopId: string | undefined;
+}
+
+/** The inputs a preview reads. */
+interface PreviewedArgs {
+  readonly hook: pulumi.Input<string>;
+  readonly url: pulumi.Input<string>;
+  readonly shop?: pulumi.Input<string>;
+}
+
+function tellTakeover(resource: pulumi.Resource, checked: Checked, live: readonly LiveSubscription[]): void {
+  const current = live.find((s) => s.hook === checked.hook);
+  if (current === undefined) return;
+  if (current.url === checked.url) void pulumi.log.info(adopts(checked.target, current), resource);
+  else void pulumi.log.warn(overwrites(checked.target, current), resource);
+}
+
+function tellDrift(
+  resource: pulumi.Resource,
+  checked: Checked,
+  live: readonly LiveSubscription[],
+  { id, api, shopId }: RecordedOutputs,
+): void {
+  const { target, hook, url, facts } = checked;
+  if (typeof id !== "number" || api !== target.api || shopId === undefined) return;
+  const recorded = { id, hook, url, shop: undefined, api, shopId, accountId: undefined };
+  const verdict = decideRecorded({
+    operation: "diff",
+    recorded,
+    named: facts.views.facts(target, id, live),
+    others: [],
+    claimedAt: [],
+  });
+  if (verdict.kind === "ours" && verdict.warning !== undefined)
+    void pulumi.log.warn(verdict.warning, resource);
+}
+
+function hintPin(resource: pulumi.Resource, checked: Checked, live: readonly LiveSubscription[]): void {
+  const { target, facts } = checked;
+  const identity = shopIdentityOf(live);
+  if (target.pin !== undefined || identity === undefined || facts.hinted.has(target.shopKey)) return;
+  facts.hinted.add(target.shopKey);
+  void pulumi.log.info(pinHint(target, identity.shopId), resource);
+}

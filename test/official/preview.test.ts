@@ -1,0 +1,109 @@
+/**
+ * Previews that show what `up` will do (issue 28), through the official CLI: a refused key or an unreachable
+ * API fails `pulumi preview` with the fix; a create that will take over a live subscription of its hook warns
+ * on that resource; an unchanged resource whose subscription drifted warns on it; a shop that is not pinned is
+ * told how to pin it. Never a URL in those messages (any part of one may be a secret).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ShippingClient } from "../../provider";
+import { type RunningSimulator, startSimulator } from "../../simulator";
+import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+import { OfficialProject, typescriptProjectFiles } from "./support/project";
+
+const PROGRAM = `import { WebhookSubscription } from "pulumi-shipping-webhooks";
+
+const orders = new WebhookSubscription("orders", {
+  hook: "order_status_change",
+  url: "https://hooks.example.com/orders",
+});
+const shipments = new WebhookSubscription("shipments", {
+  hook: "shipment_status_change",
+  url: "https://hooks.example.com/shipments",
+});
+
+export const ids = [orders.subscriptionId, shipments.subscriptionId];
+`;
+const ERP_URL = "https://erp.example.net/callback";
+const RESOURCE = "pulumi-nodejs:dynamic/shipping:WebhookSubscription";
+
+let sim: RunningSimulator;
+beforeAll(async () => {
+  sim = await startSimulator({ shops: TEST_SHOPS });
+});
+afterAll(() => sim.close());
+
+async function project(name: string, key = ACME_KEY, baseUrl = sim.baseUrl): Promise<OfficialProject> {
+  const created = await OfficialProject.create(name, {
+    ...typescriptProjectFiles(name),
+    "index.ts": PROGRAM,
+  });
+  await created.ok(["stack", "init", "dev"]);
+  await created.ok(["config", "set", "shipping:baseUrl", baseUrl]);
+  await created.ok(["config", "set", "--secret", "shipping:apiKey", key]);
+  return created;
+}
+
+describe("pulumi preview tells what up will do", () => {
+  it("a key the service refuses, or an API that cannot be reached, fails preview with the fix", async () => {
+    sim.reset();
+    const wrongKey = await project("preview-key", "not-a-key-of-any-shop");
+    const refused = await wrongKey.pulumi(["preview"]);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stdout).toContain(
+      `WebhookSubscription "orders": shop (default) at ${sim.baseUrl}: the service refuses the key in shipping:apiKey (401). Set the shop's key: \`pulumi config set --secret shipping:apiKey <key>\``,
+    );
+    const closed = await startSimulator({ shops: TEST_SHOPS });
+    const unreachable = closed.baseUrl;
+    await closed.close();
+    const down = await project("preview-down", ACME_KEY, unreachable);
+    const failed = await down.pulumi(["preview"], { SHIPPING_RETRY: JSON.stringify({ maxRetries: 0 }) });
+    expect(failed.status).not.toBe(0);
+    expect(failed.stdout).toMatch(
+      new RegExp(
+        `shop \\(default\\) at ${unreachable.replaceAll(".", "\\.")} cannot be reached \\(.*ECONNREFUSED.*\\)\\. Check shipping:baseUrl, and that the service is up`,
+      ),
+    );
+    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+  });
+
+  it("a takeover warns on its resource, drift warns on its resource, and an unpinned shop is told how to pin it", async () => {
+    sim.reset();
+    const erp = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
+    const [erpId] = await erp.create([{ hook: "order_status_change", url: ERP_URL }]);
+    const shop = await project("preview-warn");
+
+    const first = await shop.ok(["preview"]);
+    expect(first.stdout).toMatch(
+      new RegExp(
+        `${RESOURCE} orders[^\\n]*warning: takes over subscription ${erpId} \\(order_status_change\\) of shop \\(default\\), which calls another URL now`,
+      ),
+    );
+    expect(first.stdout).toContain(
+      "shop (default) at " +
+        `${sim.baseUrl} is shop_id 1 for the service. Pin it, so that a key of another shop is refused before any write: \`pulumi config set shipping:shopId 1\``,
+    );
+    expect(first.stdout).not.toContain(ERP_URL);
+
+    await shop.ok(["up", "--yes"]);
+    await shop.ok(["config", "set", "shipping:shopId", "1"]);
+    const shipments = sim.subscriptions("acme").find((s) => s.hook === "shipment_status_change");
+    await erp.delete([shipments?.id as number]); // the back office deletes one hook
+    await erp.close();
+    const drifted = await shop.ok(["preview"]);
+    expect(drifted.stdout).toMatch(
+      new RegExp(
+        `${RESOURCE} shipments[^\\n]*warning: shipping: subscription ${shipments?.id} \\(shipment_status_change\\) of shop \\(default\\) is gone .* \`pulumi up --refresh\` subscribes the hook again`,
+      ),
+    );
+    expect(drifted.stdout).not.toContain("Pin it");
+    await shop.ok(["up", "--yes", "--refresh"]);
+    expect(
+      sim
+        .subscriptions("acme")
+        .map((s) => s.hook)
+        .sort(),
+    ).toEqual(["order_status_change", "shipment_status_change"]);
+    await shop.ok(["destroy", "--yes"]);
+    expect(sim.subscriptions("acme")).toEqual([]);
+  });
+});
