@@ -186,8 +186,11 @@ export class Writes {
         failure = error;
       }
     }
-    this.#views.forget(target);
-    const listing = await this.#views.listing(target).catch(() => undefined);
+    // A fresh listing of the shop, outside the deployment's view of it (which keeps what it knows).
+    const listing = await this.#clients
+      .for(target)
+      .list()
+      .catch(() => undefined);
     if (listing === undefined) throw failure;
     return listing.filter((s) => ids.includes(s.id));
   }

@@ -22,14 +22,23 @@ afterAll(() => sim.close());
 describe("hooks from secret stack config (examples/from-config)", () => {
   it("a secret URL is subscribed and never in plain text at rest or in a plain export; a bad one is not quoted", async () => {
     sim.reset();
-    const project = await OfficialProject.create("secret-config", { copyOf: join(REPO_ROOT, "examples", "from-config") });
+    const project = await OfficialProject.create("secret-config", {
+      copyOf: join(REPO_ROOT, "examples", "from-config"),
+    });
     const { "package.json": manifest, "tsconfig.json": tsconfig } = typescriptProjectFiles("from-config");
     project.write({ "package.json": manifest as string, "tsconfig.json": tsconfig as string });
     project.write({ "Pulumi.yaml": "name: from-config\nruntime: nodejs\n" });
     await project.ok(["stack", "init", "dev"]);
     await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
     await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
-    await project.ok(["config", "set", "--secret", "--path", "from-config:hooks.order_status_change", SECRET_URL]);
+    await project.ok([
+      "config",
+      "set",
+      "--secret",
+      "--path",
+      "from-config:hooks.order_status_change",
+      SECRET_URL,
+    ]);
 
     const up = await project.ok(["up", "--yes"]);
     expect(sim.subscriptions("acme").map(({ hook, url }) => ({ hook, url }))).toEqual([
@@ -40,15 +49,31 @@ describe("hooks from secret stack config (examples/from-config)", () => {
     const atRest = [up.stdout, up.stderr, plainExport, ...project.backendFiles()];
     expect(atRest.filter((text) => text.includes(TOKEN))).toEqual([]);
 
-    await project.ok(["config", "set", "--secret", "--path", "from-config:hooks.order_status_change", SECRET_URL.toUpperCase()]);
+    await project.ok([
+      "config",
+      "set",
+      "--secret",
+      "--path",
+      "from-config:hooks.order_status_change",
+      SECRET_URL.toUpperCase(),
+    ]);
     sim.clearRequests();
     const bad = await project.pulumi(["preview"]);
     expect(bad.status).not.toBe(0);
-    expect(bad.stdout).toContain("from-config:hooks.order_status_change: the URL (a secret, not shown) must be lowercase");
+    expect(bad.stdout).toContain(
+      "from-config:hooks.order_status_change: the URL (a secret, not shown) must be lowercase",
+    );
     expect(`${bad.stdout}${bad.stderr}`.toLowerCase()).not.toContain(TOKEN.toLowerCase());
     expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
 
-    await project.ok(["config", "set", "--secret", "--path", "from-config:hooks.order_status_change", SECRET_URL]);
+    await project.ok([
+      "config",
+      "set",
+      "--secret",
+      "--path",
+      "from-config:hooks.order_status_change",
+      SECRET_URL,
+    ]);
     await project.ok(["destroy", "--yes"]);
     expect(sim.subscriptions("acme")).toEqual([]);
   });
@@ -69,7 +94,9 @@ describe("hooks from secret stack config (examples/from-config)", () => {
     await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
     const bad = await project.pulumi(["preview"]);
     expect(bad.status).not.toBe(0);
-    expect(bad.stdout).toContain('WebhookSubscription "orders": url: the URL (a secret, not shown) must be lowercase');
+    expect(bad.stdout).toContain(
+      'WebhookSubscription "orders": url: the URL (a secret, not shown) must be lowercase',
+    );
     expect(`${bad.stdout}${bad.stderr}`).not.toContain(TOKEN);
     expect(sim.requests()).toEqual([]);
   });
