@@ -39,9 +39,12 @@ afterAll(async () => {
 });
 
 describe("the npm package", () => {
-  it("packs dist/provider, dist/simulator, README.md and package.json only", () => {
+  it("packs the built provider and simulator, package.json and the documents the README links to, nothing else", () => {
     const outside = packed.files.filter(
-      (path) => !/^(dist\/provider\/|dist\/simulator\/|README\.md$|package\.json$)/.test(path),
+      (path) =>
+        !/^(dist\/provider\/|dist\/simulator\/|docs\/[a-z-]+\.md$|simulator\/README\.md$|(README|CHANGELOG|CONTRIBUTING)\.md$|LICENSE$|package\.json$)/.test(
+          path,
+        ),
     );
     expect(outside).toEqual([]);
     for (const entry of [
