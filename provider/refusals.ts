@@ -8,15 +8,10 @@ import { ShippingError } from "./errors/shippingError";
 import type { RecordedPlace, ShopIdentity } from "./ownership";
 import type { ShopTarget } from "./settings";
 
-/** How to forget a subscription instead of deleting it. */
-const LEAVE = "or `pulumi state delete <urn>` to leave the subscription where it is and forget it";
+/** Where the safety model explains how to move a stack to another API, key or shop. */
+const MOVING = "docs/safety.md#re-pointing-a-stack";
 /** Refresh and destroy run with the provider configuration of the last `up`, also one that failed. */
-export const LAST_UP = "(refresh and destroy use the configuration of the last `up`, even one that failed)";
-
-/** The way back to the recorded target, and the way to move the stack off it. */
-function wayOut(setting: string, old: string): string {
-  return `To keep managing it, set ${setting} back to ${old} and run \`pulumi up\` ${LAST_UP}. To move this stack elsewhere, set ${setting} back to ${old}, run \`pulumi up\`, then \`pulumi destroy\` (${LEAVE}); then change ${setting} and run \`pulumi up\``;
-}
+export const LAST_UP = "(refresh and destroy use the configuration of the last `up`)";
 
 function settingOf(shop: string | undefined, part: "baseUrl" | "apiKey"): string {
   return shop === undefined ? `shipping:${part}` : `shipping:shops.${shop}.${part}`;
@@ -27,27 +22,43 @@ function keySetting(target: ShopTarget): string {
   return target.label === "(default)" ? "shipping:apiKey" : `shipping:shops.${target.label}.apiKey`;
 }
 
+/** A shop as a person names it: its entry of `shipping:shops`, or the default shop. */
+export function shopName(label: string | undefined): string {
+  return label === undefined || label === "(default)" ? "the default shop" : `shop ${label}`;
+}
+
+/** `text` with its first letter in upper case (a message that begins with a shop's name). */
+function upper(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A shop the service names: its configured name when one is known, and its `shop_id`. */
+function serviceShop(shopId: string | undefined, name: string | undefined): string {
+  return name === undefined ? `shop_id ${shopId ?? "(unknown)"}` : `${shopName(name)} (shop_id ${shopId})`;
+}
+
 /**
- * The configuration now reaches another API, or a key that the service says belongs to another shop, than
- * the one that issued a recorded subscription.
+ * The configuration now reaches another API, or a key that the service says belongs to another shop (named
+ * when another entry of the configuration is that shop), than the one that issued a recorded subscription.
  */
 export function targetChanged(
   recorded: RecordedPlace,
   now: ShopTarget,
   otherShop: ShopIdentity | undefined,
+  otherName?: string,
 ): ShippingConfigError {
   const what = `subscription ${recorded.id} (${recorded.hook})`;
   if (now.api !== recorded.api) {
     const setting = settingOf(recorded.shop, "baseUrl");
     return new ShippingConfigError(
       setting,
-      `${what} was created at ${recorded.api}, but shop ${now.label} now reaches ${now.api}. Nothing was changed for this resource: the id means something only at ${recorded.api}. ${wayOut(setting, recorded.api ?? "the old base URL")}`,
+      `${shopName(now.label)} now reaches ${now.api}, but ${what} was created at ${recorded.api}, the only API where its id means something. Nothing was changed. Set ${setting} back to ${recorded.api} and run \`pulumi up\` ${LAST_UP}; to move the stack, see ${MOVING}`,
     );
   }
   const setting = settingOf(recorded.shop, "apiKey");
   return new ShippingConfigError(
     setting,
-    `${what} was created in shop ${recorded.shopId} at ${recorded.api}, but the service reports shop ${otherShop?.shopId ?? "(another)"} for the key of shop ${now.label}. Nothing was changed for this resource. ${wayOut(setting, `a key of shop ${recorded.shopId}`)}`,
+    `the key of ${shopName(now.label)} now reaches ${serviceShop(otherShop?.shopId, otherName)}, but ${what} was created in shop_id ${recorded.shopId}. Nothing was changed. Set the key of shop_id ${recorded.shopId} back in ${setting} and run \`pulumi up\` ${LAST_UP}; to move the stack, see ${MOVING}`,
   );
 }
 
@@ -56,7 +67,7 @@ export function shopCannotSay(recorded: RecordedPlace, now: ShopTarget): Shippin
   const setting = settingOf(recorded.shop, "apiKey");
   return new ShippingConfigError(
     setting,
-    `subscription ${recorded.id} (${recorded.hook}) was created in shop ${recorded.shopId} at ${recorded.api}, but shop ${now.label} now lists no subscription at all, so the service cannot say which shop its key reaches. Nothing was changed for this resource. If the subscriptions were deleted in the back office, run \`pulumi up --refresh\`: refresh drops the resource and up subscribes the hook again. If ${setting} now holds another shop's key: ${wayOut(setting, `a key of shop ${recorded.shopId}`)}`,
+    `${shopName(now.label)} now lists no subscription at all, so the service cannot say whether its key still reaches shop_id ${recorded.shopId}, where subscription ${recorded.id} (${recorded.hook}) was created. Nothing was changed. Deleted in the back office? Run \`pulumi up --refresh\`. Another shop's key in ${setting}? Set it back`,
   );
 }
 
@@ -65,7 +76,7 @@ export function ownedByAnotherShop(recorded: RecordedPlace, now: ShopTarget): Sh
   const setting = settingOf(recorded.shop, "apiKey");
   return new ShippingConfigError(
     setting,
-    `subscription ${recorded.id} (${recorded.hook}) is not in shop ${now.label}'s listing, and the service answers that it belongs to another shop (403 deleteResourceOwnedByOthers to a DELETE that, for that reason, deleted nothing): the key of shop ${now.label} now reaches another shop than the one that created it. Nothing was changed for this resource. ${wayOut(setting, "the key it was created with")}`,
+    `subscription ${recorded.id} (${recorded.hook}) is not in ${shopName(now.label)}'s listing, and the service answers that it belongs to another shop (a 403 to a DELETE that deleted nothing): the key now reaches another shop than the one that created it. Nothing was changed. Set ${setting} back to the key it was created with and run \`pulumi up\` ${LAST_UP}; to move the stack, see ${MOVING}`,
   );
 }
 
@@ -74,7 +85,7 @@ export function entryGone(recorded: RecordedPlace, missing: unknown): ShippingCo
   const why = missing instanceof Error ? missing.message : String(missing);
   return new ShippingConfigError(
     "shipping:shops",
-    `subscription ${recorded.id} (${recorded.hook}) was created with shop entry "${recorded.shop}" at ${recorded.api}, and that entry is gone (${why}). Nothing was changed for this resource. Put the entry back with the same key and run \`pulumi up\` (it deletes the subscriptions of resources the program no longer declares), then remove the entry in a later change; ${LEAVE}`,
+    `subscription ${recorded.id} (${recorded.hook}) was created with shop entry "${recorded.shop}" at ${recorded.api}, and that entry is gone (${why}). Nothing was changed. Put the entry back with its key and run \`pulumi up\`, then remove it in a later change (or \`pulumi state delete <urn>\` to forget the subscription)`,
   );
 }
 
@@ -83,7 +94,7 @@ export function cannotConfirmGone(recorded: RecordedPlace, now: ShopTarget): Shi
   const setting = settingOf(recorded.shop, "apiKey");
   return new ShippingConfigError(
     setting,
-    `subscription ${recorded.id} (${recorded.hook}) is not in shop ${now.label}'s listing, which cannot say which shop its key reaches, and the service refused the DELETE that asks whether it is gone (403, not about ownership: this key may not DELETE). Nothing was changed for this resource: it may be gone, or the key may now reach another shop, where acting would orphan it. Use a read-write key of the shop that created it in ${setting}, run \`pulumi up\` ${LAST_UP}, then run this again; ${LEAVE}`,
+    `subscription ${recorded.id} (${recorded.hook}) is not in ${shopName(now.label)}'s listing, which cannot say which shop its key reaches, and the service refused the DELETE that asks whether it is gone (403, not about ownership: this key may not DELETE). Nothing was changed. Use a read-write key of the shop that created it in ${setting}, run \`pulumi up\`, then this again`,
   );
 }
 
@@ -98,7 +109,7 @@ export function goneByAsking(recorded: RecordedPlace, now: ShopTarget): string {
 }
 
 function notListed(recorded: RecordedPlace, now: ShopTarget): string {
-  return `shipping: subscription ${recorded.id} (${recorded.hook}) is not in shop ${now.label}'s listing`;
+  return `shipping: subscription ${recorded.id} (${recorded.hook}) is not in ${shopName(now.label)}'s listing`;
 }
 
 /** A live subscription that is no longer the resource's: why it is left alone. Names no URL. */
@@ -150,12 +161,12 @@ export function pinMismatch(
   if (identity === undefined) {
     return new ShippingConfigError(
       setting,
-      `pins shop ${pin?.shopId}, but the service at ${target.api} sends no shop_id on the subscriptions of shop ${target.label}, so which shop ${key} reaches cannot be checked. ${done}. Remove ${setting} and run \`pulumi up\` ${LAST_UP}: a pin that cannot be checked guards nothing`,
+      `pins shop ${pin?.shopId}, but the service at ${target.api} sends no shop_id on the subscriptions of ${shopName(target.label)}, so which shop ${key} reaches cannot be checked. ${done}. Remove ${setting} and run \`pulumi up\`: a pin that cannot be checked guards nothing`,
     );
   }
   return new ShippingConfigError(
     setting,
-    `pins shop ${pin?.shopId}, but the service at ${target.api} reports shop ${identity.shopId} for the key in ${key}. ${done}. ${wayOut(key, `a key of shop ${pin?.shopId}`)}, with ${setting} set to the new shop. If it is the pin that is wrong (the key is right and shop ${identity.shopId} is this stack's shop), set ${setting} to ${identity.shopId} and run \`pulumi up\``,
+    `pins shop ${pin?.shopId}, but the service at ${target.api} reports shop ${identity.shopId} for the key in ${key}. ${done}. Set the key of shop ${pin?.shopId} in ${key}; or, if the key is right and the pin wrong, \`pulumi config set ${setting.startsWith("shipping:shops") ? `--path '${setting}'` : setting} ${identity.shopId}\``,
   );
 }
 
@@ -169,7 +180,7 @@ export function pinnedReadBackFailed(
   const which = ids.length === 1 ? `subscription ${ids[0]}` : `subscriptions ${ids.join(", ")}`;
   return new ShippingConfigError(
     pin?.setting ?? "shipping:shopId",
-    `pins shop ${pin?.shopId}, and shop ${target.label} at ${target.api} listed no subscription, so this step wrote ${which} and read ${ids.length === 1 ? "it" : "them"} back to learn the shop, but the read failed (${cause instanceof Error ? cause.message : String(cause)}). The write was deleted again, as it could not be checked against the pin; run \`pulumi up\` again`,
+    `pins shop ${pin?.shopId}, and ${shopName(target.label)} at ${target.api} listed no subscription, so this step wrote ${which} and read ${ids.length === 1 ? "it" : "them"} back to learn the shop, but the read failed (${cause instanceof Error ? cause.message : String(cause)}). The write was deleted again, as it could not be checked against the pin; run \`pulumi up\` again`,
     { cause },
   );
 }
@@ -203,7 +214,7 @@ export function unconfirmedWrite(
       ? `subscription ${id} (${hook})`
       : `subscriptions ${written.join(", ")} (${id} for ${hook}, by the order of the answer)`;
   const reason = cause instanceof Error ? cause.message : String(cause);
-  return `POST /webhook_subscriptions wrote ${what} in shop ${target.label} at ${target.api}, but reading ${written.length <= 1 ? "it" : "them"} back failed (${reason}). It is recorded in state as not yet confirmed, so nothing is left behind: run \`pulumi up\` again to confirm it (no write); \`pulumi destroy\` removes it`;
+  return `POST /webhook_subscriptions wrote ${what} in ${shopName(target.label)} at ${target.api}, but reading ${written.length <= 1 ? "it" : "them"} back failed (${reason}). It is recorded in state as not yet confirmed, so nothing is left behind: run \`pulumi up\` again to confirm it (no write); \`pulumi destroy\` removes it`;
 }
 
 /** What the next `up` says of an unconfirmed write it still cannot confirm. */
@@ -217,7 +228,7 @@ export function drifted(
   now: ShopTarget,
   live: { readonly url: string } | undefined,
 ): string {
-  const what = `shipping: subscription ${recorded.id} (${recorded.hook}) of shop ${now.label}`;
+  const what = `shipping: subscription ${recorded.id} (${recorded.hook}) of ${shopName(now.label)}`;
   return live === undefined
     ? `${what} is gone (deleted in the back office, by another stack, or by a targeted operation on another resource of this stack): \`pulumi up --refresh\` subscribes the hook again`
     : `${what} now points at another URL than this resource declared (changed in the back office or by another stack): \`pulumi up --refresh\` sets the declared URL again`;
@@ -225,7 +236,7 @@ export function drifted(
 
 /** A preview found a shop's key refused or its API unreachable: the resource cannot be deployed as configured. */
 export function shopUnusable(name: string, target: ShopTarget, error: unknown): string {
-  const what = `WebhookSubscription "${name}": shop ${target.label} at ${target.api}`;
+  const what = `WebhookSubscription "${name}": ${shopName(target.label)} at ${target.api}`;
   const status = (error as { status?: unknown }).status;
   const reason = error instanceof Error ? error.message : String(error);
   const baseUrl =
@@ -239,12 +250,12 @@ export function shopUnusable(name: string, target: ShopTarget, error: unknown): 
 
 /** A create that will overwrite the live subscription of its hook, which calls another URL now. */
 export function overwrites(target: ShopTarget, live: { readonly id: number; readonly hook: string }): string {
-  return `takes over subscription ${live.id} (${live.hook}) of shop ${target.label}, which calls another URL now (set by an earlier declaration, the back office or another stack): \`up\` overwrites it, and \`previous\` records what it was`;
+  return `takes over subscription ${live.id} (${live.hook}) of ${shopName(target.label)}, which calls another URL now (set by an earlier declaration, the back office or another stack): \`up\` overwrites it, and \`previous\` records what it was`;
 }
 
 /** A create that will adopt the live subscription of its hook as it is. */
 export function adopts(target: ShopTarget, live: { readonly id: number; readonly hook: string }): string {
-  return `adopts subscription ${live.id} (${live.hook}) of shop ${target.label} as it is, with no write (if another stack manages it too, destroying either removes it)`;
+  return `adopts subscription ${live.id} (${live.hook}) of ${shopName(target.label)} as it is, with no write (if another stack manages it too, destroying either removes it)`;
 }
 
 /** The service named the shop a key reaches, and the configuration does not pin it. */
@@ -253,5 +264,5 @@ export function pinHint(target: ShopTarget, shopId: string): string {
     target.label === "(default)"
       ? `pulumi config set shipping:shopId ${shopId}`
       : `pulumi config set --path 'shipping:shops.${target.label}.shopId' ${shopId}`;
-  return `shop ${target.label} at ${target.api} is shop_id ${shopId} for the service. Pin it, so that a key of another shop is refused before any write: \`${set}\``;
+  return `${upper(shopName(target.label))} at ${target.api} is shop_id ${shopId} for the service. Pin it, so that a key of another shop is refused before any write: \`${set}\``;
 }

@@ -46,11 +46,11 @@ describe("refresh and destroy after shipping:apiKey was changed to another shop'
       ] as const) {
         const result = await engine(step(), `${what} with globex's key`).then(String, String);
         expect(result, what).toMatch(
-          /shipping:apiKey: subscription \d+ \(order_status_change\) is not in shop \(default\)'s listing, and the service answers that it belongs to another shop/,
+          /shipping:apiKey: subscription \d+ \(order_status_change\) is not in the default shop's listing, and the service answers that it belongs to another shop/,
         );
         // The way out it names is the one this test follows below (review 13c finding 4).
         expect(result, what).toContain(
-          "set shipping:apiKey back to the key it was created with, run `pulumi up`, then `pulumi destroy`",
+          "Set shipping:apiKey back to the key it was created with and run `pulumi up`",
         );
         expect(sim.subscriptions("acme"), what).toEqual(acme);
         expect(sim.subscriptions("globex"), what).toEqual(globexBefore);
@@ -114,7 +114,7 @@ describe("after shipping:apiKey was changed to another shop's that cannot say wh
 
       const up = await engine(run.stack.up(), "up replacing orders with globex's key").then(String, String);
       expect(up).toMatch(
-        /\(order_status_change\) is not in shop \(default\)'s listing, and the service answers that it belongs to another shop/,
+        /\(order_status_change\) is not in the default shop's listing, and the service answers that it belongs to another shop/,
       );
       expect(sim.subscriptions("globex")).toEqual(globex);
       expect(sim.subscriptions("acme")).toEqual(acme);
@@ -141,7 +141,7 @@ describe("after shipping:apiKey was changed to another shop's that cannot say wh
     sim.addFault({ kind: "status", status: 403, method: "DELETE", count: 1 });
     const destroy = await engine(run.stack.destroy(), "destroy with globex's key").then(String, String);
     expect(destroy).toMatch(
-      /shipping:apiKey: subscription \d+ \(order_status_change\) is not in shop \(default\)'s listing, .* refused the DELETE that asks whether it is gone/,
+      /shipping:apiKey: subscription \d+ \(order_status_change\) is not in the default shop's listing, .* refused the DELETE that asks whether it is gone/,
     );
     expect(sim.subscriptions("acme")).toEqual(acme);
     expect((await recorded(run.stack)).map((r) => r.id)).toEqual(acme.map((s) => s.id));

@@ -56,7 +56,7 @@ describe("shop entries", () => {
       expect(up).toMatch(
         /globex-orders.*shipping:shops: subscription \d+ \(order_status_change\) was created with shop entry "globex" at http:\/\/127\.0\.0\.1:\d+, and that entry is gone \(shipping:shops: has no shop "globex"/,
       );
-      expect(up).toMatch(/Put the entry back with the same key/);
+      expect(up).toMatch(/Put the entry back with its key and run `pulumi up`/);
       expect(up).not.toMatch(/shop undefined|\(another\)/);
       expect(sim.subscriptions("globex")).toEqual(globex);
       expect(await recorded(run.stack)).toHaveLength(2);

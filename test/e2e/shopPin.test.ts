@@ -149,7 +149,7 @@ describe("shipping:shopId pins the shop a key must reach (shop_id listed)", () =
     sim.clearRequests();
     const preview = await engine(run.stack.preview(), "preview").then(String, String);
     expect(preview).toContain("shipping:shopId: pins shop 1, but the service at");
-    expect(preview).toContain("sends no shop_id on the subscriptions of shop (default)");
+    expect(preview).toContain("sends no shop_id on the subscriptions of the default shop");
     // Removing the pin takes an `up` before refresh or destroy sees it (review 13e, finding 5).
     expect(preview).toContain(
       "Remove shipping:shopId and run `pulumi up` (refresh and destroy use the configuration of the last `up`",

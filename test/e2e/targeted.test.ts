@@ -27,7 +27,7 @@ const SHIPMENTS: Declaration = {
 const ordersOf = (sim: { subscriptions(shop: string): Array<{ id: number; hook: string; url: string }> }) =>
   sim.subscriptions("acme").filter((s) => s.hook === ORDERS.hook);
 const DRIFT =
-  /shipping: subscription (\d+) \(order_status_change\) of shop \(default\) is gone .* `pulumi up --refresh` subscribes the hook again/;
+  /shipping: subscription (\d+) \(order_status_change\) of the default shop is gone .* `pulumi up --refresh` subscribes the hook again/;
 
 /** The URN of a WebhookSubscription of the stack's project. */
 async function urnOf(stack: Stack, name: string): Promise<string> {

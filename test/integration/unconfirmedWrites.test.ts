@@ -61,7 +61,7 @@ describe("a write whose read-back fails", () => {
       });
       expect(error.message).toMatch(
         new RegExp(
-          `wrote subscriptions ${written.join(", ")} \\(${sub?.id} for ${HOOKS[i]}, by the order of the answer\\) in shop \\(default\\)`,
+          `wrote subscriptions ${written.join(", ")} \\(${sub?.id} for ${HOOKS[i]}, by the order of the answer\\) in the default shop`,
         ),
       );
       expect(error.message).toContain(

@@ -50,7 +50,7 @@ describe("pulumi preview tells what up will do", () => {
     const refused = await wrongKey.pulumi(["preview"]);
     expect(refused.status).not.toBe(0);
     expect(refused.stdout).toContain(
-      `WebhookSubscription "orders": shop (default) at ${sim.baseUrl}: the service refuses the key in shipping:apiKey (401). Set the shop's key: \`pulumi config set --secret shipping:apiKey <key>\``,
+      `WebhookSubscription "orders": the default shop at ${sim.baseUrl}: the service refuses the key in shipping:apiKey (401). Set the shop's key: \`pulumi config set --secret shipping:apiKey <key>\``,
     );
     const closed = await startSimulator({ shops: TEST_SHOPS });
     const unreachable = closed.baseUrl;
@@ -60,7 +60,7 @@ describe("pulumi preview tells what up will do", () => {
     expect(failed.status).not.toBe(0);
     expect(failed.stdout).toMatch(
       new RegExp(
-        `shop \\(default\\) at ${unreachable.replaceAll(".", "\\.")} cannot be reached \\(.*ECONNREFUSED.*\\)\\. Check shipping:baseUrl, and that the service is up`,
+        `the default shop at ${unreachable.replaceAll(".", "\\.")} cannot be reached \\(.*ECONNREFUSED.*\\)\\. Check shipping:baseUrl, and that the service is up`,
       ),
     );
     expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
@@ -75,11 +75,11 @@ describe("pulumi preview tells what up will do", () => {
     const first = await shop.ok(["preview"]);
     expect(first.stdout).toMatch(
       new RegExp(
-        `${RESOURCE} orders[^\\n]*warning: takes over subscription ${erpId} \\(order_status_change\\) of shop \\(default\\), which calls another URL now`,
+        `${RESOURCE} orders[^\\n]*warning: takes over subscription ${erpId} \\(order_status_change\\) of the default shop, which calls another URL now`,
       ),
     );
     expect(first.stdout).toContain(
-      "shop (default) at " +
+      "The default shop at " +
         `${sim.baseUrl} is shop_id 1 for the service. Pin it, so that a key of another shop is refused before any write: \`pulumi config set shipping:shopId 1\``,
     );
     expect(first.stdout).not.toContain(ERP_URL);
@@ -92,7 +92,7 @@ describe("pulumi preview tells what up will do", () => {
     const drifted = await shop.ok(["preview"]);
     expect(drifted.stdout).toMatch(
       new RegExp(
-        `${RESOURCE} shipments[^\\n]*warning: shipping: subscription ${shipments?.id} \\(shipment_status_change\\) of shop \\(default\\) is gone .* \`pulumi up --refresh\` subscribes the hook again`,
+        `${RESOURCE} shipments[^\\n]*warning: shipping: subscription ${shipments?.id} \\(shipment_status_change\\) of the default shop is gone .* \`pulumi up --refresh\` subscribes the hook again`,
       ),
     );
     expect(drifted.stdout).not.toContain("Pin it");

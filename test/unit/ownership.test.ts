@@ -5,12 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import type { LiveSubscription } from "../../provider/client/apiSchemas";
+import { type CreateFacts, planCreate } from "../../provider/createRule";
 import {
-  type CreateFacts,
   decideRecorded,
   type GoneAnswer,
   type Operation,
-  planCreate,
   type Recorded,
   type RecordedFacts,
   type ShopFacts,
@@ -147,7 +146,7 @@ const rows: Array<[string, Row, string | RegExp]> = [
   [
     "read: ... 403 owned by another shop",
     { op: "read", named: shop(ACME, { listing: [] }), answer: "elsewhere" },
-    /^refuse: shipping:apiKey: subscription 7 .* is not in shop/,
+    /^refuse: shipping:apiKey: subscription 7 .* is not in the default shop's listing, and the service answers that it belongs to another shop/,
   ],
   [
     "read: ... 403, this key may not ask: refresh takes it for gone",
@@ -162,7 +161,7 @@ const rows: Array<[string, Row, string | RegExp]> = [
   [
     "read: the base URL now reaches another API",
     { op: "read", named: shop(MOVED, { listing: [] }) },
-    /^refuse: shipping:baseUrl: subscription 7 .* was created at http:\/\/127\.0\.0\.1:1, but/,
+    /^refuse: shipping:baseUrl: the default shop now reaches http:\/\/127\.0\.0\.1:2, but subscription 7 .* was created at http:\/\/127\.0\.0\.1:1/,
   ],
   [
     "read: another API, but another entry is at the recorded one and is the shop",
@@ -184,13 +183,13 @@ const rows: Array<[string, Row, string | RegExp]> = [
     "needListing alt@1",
   ],
   [
-    "read: the key reaches shop 2, no other entry is shop 1",
+    "read: the key reaches shop 2, no other entry is shop 1; the refusal names shop 2 by its entry",
     {
       op: "read",
       named: shop(ACME, { listing: [live(9, "2")] }),
       others: [shop(ALT, { listing: [live(9, "2")] })],
     },
-    /^refuse: shipping:apiKey: .* reports shop 2 for the key/,
+    /^refuse: shipping:apiKey: the key of the default shop now reaches shop alt \(shop_id 2\), but subscription 7 \(order_status_change\) was created in shop_id 1\. Nothing was changed/,
   ],
   [
     "read: the entry is gone; another entry is the shop",
@@ -210,7 +209,7 @@ const rows: Array<[string, Row, string | RegExp]> = [
   [
     "read: an empty other shop is never taken for the recorded one",
     { op: "read", named: shop(ACME, { listing: [live(9, "2")] }), others: [shop(ALT, { listing: [] })] },
-    /^refuse: shipping:apiKey: .* reports shop 2/,
+    /^refuse: shipping:apiKey: the key of the default shop now reaches shop_id 2/,
   ],
   [
     "read: state of 0.1 (no API, no shop): the named shop",
@@ -291,7 +290,7 @@ const rows: Array<[string, Row, string | RegExp]> = [
   [
     "delete: the key reaches shop 2",
     { op: "delete", named: shop(ACME, { listing: [live(9, "2")] }) },
-    /^refuse: shipping:apiKey: .* reports shop 2/,
+    /^refuse: shipping:apiKey: the key of the default shop now reaches shop_id 2/,
   ],
   // diff: refuses before any write, asks the service nothing
   [
@@ -310,11 +309,15 @@ const rows: Array<[string, Row, string | RegExp]> = [
     "ours at (default), drifted",
   ],
   ["diff: the shop not listed yet", { op: "diff", named: shop(ACME) }, "needListing (default)@1"],
-  ["diff: another API", { op: "diff", named: shop(MOVED) }, /^refuse: shipping:baseUrl: subscription 7/],
+  [
+    "diff: another API",
+    { op: "diff", named: shop(MOVED) },
+    /^refuse: shipping:baseUrl: the default shop now reaches http:\/\/127\.0\.0\.1:2, but subscription 7/,
+  ],
   [
     "diff: the key reaches shop 2",
     { op: "diff", named: shop(ACME, { listing: [live(9, "2")] }) },
-    /^refuse: shipping:apiKey: .* reports shop 2/,
+    /^refuse: shipping:apiKey: the key of the default shop now reaches shop_id 2/,
   ],
   [
     "diff: the shop lists nothing: it cannot say which it is",
