@@ -1,10 +1,2 @@
-/** The three event hooks the Shipping Service API can notify a shop about. */
-export const HOOKS = ["shipment_status_change", "shipment_label_created", "order_status_change"] as const;
-
-/** An event hook of the Shipping Service API; a shop has at most one subscription per hook. */
-export type Hook = (typeof HOOKS)[number];
-
-/** True when `value` is one of {@link HOOKS}. */
-export function isHook(value: unknown): value is Hook {
-  return typeof value === "string" && (HOOKS as readonly string[]).includes(value);
-}
+/** The API's three hooks, from the contract (`contract/hooks.ts`), as the provider and its public API use them. */
+export { HOOKS, type Hook, isHook } from "../contract/hooks";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { callbackUrlRefusal } from "../simulator/url-rule";
-import { HOOKS } from "./hooks";
+import { callbackUrlRefusal } from "../contract/callbackUrl";
+import { HOOKS } from "../contract/hooks";
 
 const USE = (fix: string | undefined): string => (fix === undefined ? "" : `; use "${fix}"`);
 
@@ -15,7 +15,7 @@ export interface UrlProblemOptions {
 
 /**
  * Why a callback URL is refused, with the fix; undefined when it is fine. The rule is the API's own
- * (`simulator/url-rule.ts`): one absolute, lowercase HTTPS URL that RFC 3986 and client URL parsers read alike,
+ * (`contract/callbackUrl.ts`): one absolute, lowercase HTTPS URL that RFC 3986 and client URL parsers read alike,
  * so preview refuses exactly what the service would refuse (or silently call at another address).
  */
 export function callbackUrlProblem(url: string, options: UrlProblemOptions = {}): string | undefined {

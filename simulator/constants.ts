@@ -1,5 +1,5 @@
 /** Defaults and fixed values of the simulator, each with its unit. */
-import type { Hook, RateLimitSettings, ShopSeed, Switches } from "./types";
+import type { RateLimitSettings, ShopSeed, Switches } from "./types";
 
 /** Default listen port of `startSimulator` (0 = ephemeral). */
 export const DEFAULT_PORT = 0;
@@ -82,12 +82,8 @@ export const SIM_ACCOUNT_ID = 1;
 /** Version of the persisted state file format. */
 export const STATE_FILE_VERSION = 1;
 
-/** The three hooks, in the order they are listed in messages. */
-export const HOOKS: readonly Hook[] = [
-  "shipment_status_change",
-  "shipment_label_created",
-  "order_status_change",
-];
+/** The three hooks, in the order they are listed in messages (the API's contract, `contract/hooks.ts`). */
+export { HOOKS } from "../contract/hooks";
 
 /** Production's documented limits: per key, per method, 5-minute sliding window. */
 export const PRODUCTION_RATE_LIMIT: Readonly<RateLimitSettings> = {
@@ -119,7 +115,7 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = {
 };
 
 /** The User-Agent product the spec requires on every subscription request (the API version). */
-export const REQUIRED_USER_AGENT = "CustomApiCall/2";
+export { USER_AGENT as REQUIRED_USER_AGENT } from "../contract/wire";
 
 /** Shops used when none are given: one shop "demo" with one read-write and one read-only key. */
 export const DEFAULT_SHOPS: ShopSeed[] = [

@@ -1,5 +1,5 @@
 /** Public types of events and webhook deliveries (re-exported by `types.ts`). */
-import type { Hook } from "./types";
+import type { Hook } from "../contract/hooks";
 
 /** Payload fields to set (any JSON value) or leave out, applied to every event after the fixture is built. */
 export interface PayloadOverrides {

@@ -1,5 +1,9 @@
 /** The error body of every 4xx (and simulated 5xx) answer, in the production service's shape. */
 import { randomBytes } from "node:crypto";
+import { API_ERROR_CODES, type ErrorBody, type ErrorItem } from "../contract/wire";
+
+/** One entry of `errors[]`, and the error body: `{message, request_id, errors[]}` (`contract/wire.ts`). */
+export type { ErrorBody, ErrorItem } from "../contract/wire";
 
 /** Error codes. 10001-10003 and 3103 are production's; the others are the simulator's own choice. */
 export const ERROR_CODES = {
@@ -8,33 +12,18 @@ export const ERROR_CODES = {
   /** 400: malformed JSON body or id list (simulator's choice). */
   malformed: 10000,
   /** 422: invalid subscription (envelope, item shape, duplicate hook). Production code. */
-  invalidSubscription: 10001,
+  invalidSubscription: API_ERROR_CODES.invalidSubscription,
   /** 422: invalid url. Production code. */
-  invalidUrl: 10002,
+  invalidUrl: API_ERROR_CODES.invalidUrl,
   /** 422: invalid hook. Production code. */
-  invalidHook: 10003,
+  invalidHook: API_ERROR_CODES.invalidHook,
   /** 404: subscription id not found (simulator's choice). */
   subscriptionNotFound: 10004,
   /** 401: missing or invalid Authorization header. Production code. */
-  invalidAuthorization: 3103,
+  invalidAuthorization: API_ERROR_CODES.invalidAuthorization,
   /** 403: key not permitted for the action (simulator's choice, next to 3103). */
   permissionDenied: 3104,
 } as const;
-
-/** One entry of `errors[]`. */
-export interface ErrorItem {
-  status: number;
-  code: number;
-  title: string;
-  message: string;
-}
-
-/** The error body: `{message, request_id, errors[]}`. */
-export interface ErrorBody {
-  message: string;
-  request_id: string;
-  errors: ErrorItem[];
-}
 
 /** A failed API answer, thrown by handlers and turned into an error body by the server. */
 export class ApiError extends Error {

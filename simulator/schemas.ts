@@ -94,7 +94,7 @@ const shopSeeds = z
 
 /** Schema of one shop's subscriptions in the state file. */
 export const stateShopSchema = z.array(
-  z.strictObject({ id: positiveInt, hook: z.enum(HOOKS as [string, ...string[]]), url: z.string() }),
+  z.strictObject({ id: positiveInt, hook: z.enum(HOOKS), url: z.string() }),
 );
 
 /**

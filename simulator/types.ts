@@ -3,8 +3,11 @@
  * do not rename them.
  */
 
+import type { Hook } from "../contract/hooks";
 import type { Delivery, Emitted, NotDelivered, SimEvent } from "./delivery-types";
 
+/** The three webhook hooks the Shipping Service knows (the API's contract, `contract/hooks.ts`). */
+export type { Hook } from "../contract/hooks";
 /** Events and delivery records (delivery-types.ts), re-exported so every public type is importable from here. */
 export type {
   AttemptResult,
@@ -15,9 +18,6 @@ export type {
   PayloadOverrides,
   SimEvent,
 } from "./delivery-types";
-
-/** The three webhook hooks the Shipping Service knows. */
-export type Hook = "shipment_status_change" | "shipment_label_created" | "order_status_change";
 
 /** A stored webhook subscription. */
 export interface Subscription {

@@ -1,9 +1,10 @@
 /** Validation of API input: the POST envelope, id lists in paths, and the Accept / Content-Type headers. */
+
+import { callbackUrlRefusal } from "../contract/callbackUrl";
 import { HOOKS } from "./constants";
 import { ApiError, ERROR_CODES, type ErrorItem } from "./errors";
 import { describeValue } from "./json-text";
 import type { Hook } from "./types";
-import { callbackUrlRefusal } from "./url-rule";
 
 /** One validated item of a POST. */
 export interface NewSubscription {
@@ -30,7 +31,7 @@ const USE = (fix: string | undefined): string => (fix === undefined ? "" : `; us
 
 /**
  * Why `url` is not acceptable, with the reason and the fix, or undefined when it is: one absolute, lowercase
- * HTTPS URL that RFC 3986 and client URL parsers read alike (see url-rule.ts).
+ * HTTPS URL that RFC 3986 and client URL parsers read alike (see contract/callbackUrl.ts).
  */
 export function urlProblem(url: string): string | undefined {
   const refusal = callbackUrlRefusal(url);

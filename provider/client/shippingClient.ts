@@ -1,3 +1,4 @@
+import { JSON_CONTENT_TYPE, USER_AGENT } from "../../contract/wire";
 import { ShippingConfigError } from "../errors/configError";
 import { ShippingRequestError } from "../errors/requestError";
 import { ShippingResponseError } from "../errors/responseError";
@@ -5,10 +6,8 @@ import { createResponseSchema, type LiveSubscription, listResponseSchema } from 
 import { type AuthScheme, AuthSchemeMemory, type AuthSchemeSetting, authorizationHeader } from "./authScheme";
 import { HttpTransport, type TransportOptions, type TransportResponse } from "./httpTransport";
 
-/** The User-Agent the spec requires on every request. */
-export const USER_AGENT = "CustomApiCall/2";
-/** Content-Type the spec lists for POST and DELETE. */
-export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+/** The User-Agent the spec requires on every request, and the Content-Type it lists for POST and DELETE. */
+export { JSON_CONTENT_TYPE, USER_AGENT } from "../../contract/wire";
 
 /** Options of a {@link ShippingClient}. */
 export interface ShippingClientOptions extends TransportOptions {

@@ -1,65 +1,18 @@
+import { fleetRows, floorStateRows, naiveRows } from "./comparisonRows";
 import { byMethod, bytes, count, millis, seconds } from "./format";
+import { floor, GOALS, type GoalRow, notMeasured, ours, sizesOf, verdict } from "./goalRow";
 import { exponentBound, fitGrowth } from "./growth";
 import { type EngineSetting, settingLabel } from "./options";
 import { type BenchData, type DeploymentSample, findDeployment, perResource } from "./samples";
 
-/** The targets of issue 15. */
-export const GOALS = {
-  /** Goal 1: `__provider` bytes per resource. */
-  providerBytes: 400,
-  /** Goal 2: `up` and `destroy` each at most this long at {@link GOALS.defaultAtShops}, default settings. */
-  defaultOperationMs: 35_000,
-  defaultAtShops: 300,
-  /** Goal 3: time per resource at `linearTo` shops within `linearRatio` x that at `linearFrom`. */
-  linearRatio: 1.25,
-  linearFrom: 100,
-  linearTo: 1000,
-  /** Goal 4: API calls at `callsAtShops`. */
-  callsAtShops: 100,
-  upCalls: 300,
-  destroyCalls: 400,
-  /** Goal 5: our state at most this fraction of the naive provider's. */
-  naiveStateFraction: 0.1,
-} as const;
+/** The targets of issue 15, the row every goal prints and its verdict (`goalRow.ts`). */
+export { GOALS, type GoalRow, type Verdict, verdict } from "./goalRow";
 
 /** Rounding allowance of the fitted exponent at the goal's boundary. */
 const FIT_TOLERANCE = 1e-9;
 
-/** The verdict of one goal row. */
-export type Verdict = "met" | "MISSED" | "not measured" | "info";
-
-/** One printed row: which goal, what was measured, its value, the target, the verdict. */
-export interface GoalRow {
-  readonly goal: string;
-  readonly measure: string;
-  readonly value: string;
-  readonly target: string;
-  readonly verdict: Verdict;
-}
-
-/** `met` when `ok`, `MISSED` otherwise. */
-export function verdict(ok: boolean): Verdict {
-  return ok ? "met" : "MISSED";
-}
-
-function notMeasured(goal: string, measure: string, target: string, how: string): GoalRow {
-  return { goal, measure, value: `(${how})`, target, verdict: "not measured" };
-}
-
-function ours(data: BenchData): DeploymentSample[] {
-  return data.deployments.filter((d) => d.contender === "ours");
-}
-
-function floor(data: BenchData): DeploymentSample[] {
-  return data.deployments.filter((d) => d.contender === "floor");
-}
-
 /** The measure of goal 2's engine-floor row. */
 const FLOOR_DEFAULT_MEASURE = `engine floor (a dynamic provider that calls nothing), S = ${GOALS.defaultAtShops}, default`;
-
-function sizesOf(samples: readonly DeploymentSample[]): number[] {
-  return [...new Set(samples.map((s) => s.shops))].sort((a, b) => a - b);
-}
 
 function bytesRows(data: BenchData): GoalRow[] {
   const rows: GoalRow[] = [];
@@ -249,94 +202,6 @@ function callRows(data: BenchData, settings: readonly EngineSetting[]): GoalRow[
     }
   }
   return rows;
-}
-
-function naiveRows(data: BenchData): GoalRow[] {
-  const rows: GoalRow[] = [];
-  const naive = data.deployments.filter((d) => d.contender === "naive");
-  for (const theirs of naive) {
-    const mine = findDeployment(data, "ours", theirs.setting, theirs.shops);
-    const where = `S = ${count(theirs.shops)}, ${settingLabel(theirs.setting)}`;
-    if (mine === undefined) {
-      rows.push(
-        notMeasured("5 vs naive", `ours faster, ${where}`, "both lower", "ours not run at this size"),
-      );
-      continue;
-    }
-    rows.push({
-      goal: "5 vs naive",
-      measure: `ours faster (up, destroy), ${where}`,
-      value: `${seconds(mine.upMs)} vs ${seconds(theirs.upMs)}, ${seconds(mine.destroyMs)} vs ${seconds(theirs.destroyMs)}`,
-      target: "both lower",
-      verdict: verdict(mine.upMs < theirs.upMs && mine.destroyMs < theirs.destroyMs),
-    });
-    rows.push({
-      goal: "5 vs naive",
-      measure: `fewer destroy calls, ${where}`,
-      value: `${count(mine.destroyCalls)} vs ${count(theirs.destroyCalls)}`,
-      target: "lower",
-      verdict: verdict(mine.destroyCalls < theirs.destroyCalls),
-    });
-    const share = mine.stateBytes / theirs.stateBytes;
-    rows.push({
-      goal: "5 vs naive",
-      measure: `state bytes a tenth of naive's, ${where}`,
-      value: `${bytes(mine.stateBytes)} vs ${bytes(theirs.stateBytes)} (${(100 * share).toFixed(0)}%)`,
-      target: `<= ${100 * GOALS.naiveStateFraction}%`,
-      verdict: verdict(share <= GOALS.naiveStateFraction),
-    });
-  }
-  if (naive.length === 0)
-    rows.push(
-      notMeasured(
-        "5 vs naive",
-        "ours against the naive provider",
-        "faster, fewer calls, 1/10 bytes",
-        "BENCH_NAIVE_SHOPS=none",
-      ),
-    );
-  return rows;
-}
-
-/** Goal 5's reach: the engine floor's state as a share of naive's (can any dynamic provider be a tenth?). */
-function floorStateRows(data: BenchData): GoalRow[] {
-  const rows: GoalRow[] = [];
-  for (const theirs of data.deployments.filter((d) => d.contender === "naive")) {
-    const base = findDeployment(data, "floor", theirs.setting, theirs.shops);
-    if (base === undefined) continue;
-    const share = base.stateBytes / theirs.stateBytes;
-    rows.push({
-      goal: "5 vs naive",
-      measure: `engine floor's state vs naive's, S = ${count(theirs.shops)}, ${settingLabel(theirs.setting)}`,
-      value: `${bytes(base.stateBytes)} vs ${bytes(theirs.stateBytes)} (${(100 * share).toFixed(0)}%)`,
-      target: `(ours must be <= ${100 * GOALS.naiveStateFraction}%)`,
-      verdict: "info",
-    });
-  }
-  return rows;
-}
-
-function fleetRows(data: BenchData): GoalRow[] {
-  const f = data.fleet;
-  const measure = "1,000 shops as 10 stacks of 100 vs one stack of 1,000";
-  if (f === undefined)
-    return [
-      notMeasured(
-        "6 fleet",
-        measure,
-        "(comparison)",
-        "run with BENCH_FLEET=1; needs scripts/bench/stacksFleet.ts",
-      ),
-    ];
-  return [
-    {
-      goal: "6 fleet",
-      measure: `${count(f.shops)} shops as ${f.stacks} stacks of ${count(f.shops / f.stacks)} vs one stack (up, destroy)`,
-      value: `${seconds(f.manyStacksUpMs)} vs ${seconds(f.oneStackUpMs)}, ${seconds(f.manyStacksDestroyMs)} vs ${seconds(f.oneStackDestroyMs)}`,
-      target: "(comparison)",
-      verdict: "info",
-    },
-  ];
 }
 
 /** Every goal of issue 15 as rows, judged on `data`. */

@@ -4,8 +4,8 @@
  */
 import fc from "fast-check";
 import { ambiguousCreate, GOOD_AUTH, JSON_TYPE, validCreate } from "./bodies";
-import type { Framing, FuzzRequest } from "./grammar";
 import { COLLECTION } from "./malformed";
+import type { Framing, FuzzRequest } from "./request";
 
 /** Requests broken at the HTTP level: Host, Expect, encodings, framing, bytes, targets, methods. */
 export const brokenHttp: fc.Arbitrary<FuzzRequest> = fc

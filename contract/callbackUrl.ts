@@ -1,8 +1,10 @@
 /**
- * The callback URL rule, shared by the simulator's 422 and the provider's preview check (so preview refuses
- * exactly what the API refuses). A URL is accepted only when RFC 3986 and the WHATWG URL parser (what HTTP
- * clients such as undici call) agree that it is one lowercase HTTPS URL, and the text stored is the address
- * called: no userinfo, no fragment, no character a parser drops, re-encodes or reads as another one.
+ * The callback URL rule of the Shipping Service API (spec section 2: "Must be HTTPS. Must be written in
+ * lowercase characters"; rules 3 and 4), as the provider's preview and the simulator's 422 both apply it. On
+ * top of the spec's words, a URL is accepted only when RFC 3986 and the WHATWG URL parser (what HTTP clients
+ * such as undici call) agree that it is one lowercase HTTPS URL, and the text stored is the address called:
+ * no userinfo, no fragment, no character a parser drops, re-encodes or reads as another one.
+ * `contract/fixtures/url-refusals.json` records the API's documented verdicts this rule must match.
  */
 
 /** Which rule a refused URL breaks. */
