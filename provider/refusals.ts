@@ -5,7 +5,7 @@
  */
 import { ShippingConfigError } from "./errors/configError";
 import { ShippingError } from "./errors/shippingError";
-import type { RecordedPlace, ShopIdentity } from "./ownership";
+import type { RecordedPlace, ShopIdentity } from "./recorded";
 import type { ShopTarget } from "./settings";
 
 /** Where the safety model explains how to move a stack to another API, key or shop. */

@@ -52,14 +52,29 @@ function what(facts: OperationFacts): string {
 }
 
 /**
+ * Whether a targeted operation deleted another record of the same subscription (a rename rolled out with
+ * `--target` leaves two records of one id): the engine shows the provider nothing of the untargeted one, so
+ * the delete cannot be refused (docs/safety.md, "Targeted operations"); the next full `up --refresh`
+ * restores the hook, which the full-sync invariant checks.
+ */
+function sharedWithTargetedDelete(facts: OperationFacts, record: StateRecord): boolean {
+  if (facts.scope === undefined) return false;
+  return facts.recordsBefore.some(
+    (b) => b.id === record.id && b.name !== record.name && !facts.records.some((r) => r.name === b.name),
+  );
+}
+
+/**
  * Invariant: nothing the stack records is deleted or re-pointed by an operation that does not delete its
- * resource (a record the operation left as it was must still be live if it was before), failed or not.
+ * resource (a record the operation left as it was must still be live if it was before), failed or not; except
+ * what a targeted operation cannot see (see {@link sharedWithTargetedDelete}).
  */
 export function recordsKeptLive(facts: OperationFacts): string[] {
   if (facts.killed) return [];
   return facts.records
     .filter((r) => facts.recordsBefore.some((b) => sameRecord(b, r)))
     .filter((r) => liveIn(facts.before, r) && !liveIn(facts.after, r))
+    .filter((r) => !sharedWithTargetedDelete(facts, r))
     .map(
       (r) =>
         `${what(facts)} ${facts.result.ok ? "succeeded" : "failed"} and removed id ${r.id} ${r.hook} ${r.url}, which ${r.name} records and still records`,

@@ -1,0 +1,54 @@
+/**
+ * What state records of a subscription, and the shop the service reports on its subscriptions: the facts the
+ * ownership rule (ownership.ts) and its messages (refusals.ts) are about.
+ */
+import type { LiveSubscription } from "./client/apiSchemas";
+
+/** A shop as the service reports it on its subscriptions. */
+export interface ShopIdentity {
+  readonly shopId: string;
+  readonly accountId?: string;
+}
+
+/** Where state says a subscription lives. `api` is undefined in state written before 0.2. */
+export interface RecordedPlace {
+  readonly id: number;
+  readonly hook: string;
+  readonly shop: string | undefined;
+  readonly api: string | undefined;
+  readonly shopId: string | undefined;
+  readonly accountId: string | undefined;
+}
+
+/** What state says about a resource's subscription. */
+export interface Recorded extends RecordedPlace {
+  readonly url: string;
+  /**
+   * For a write not yet confirmed (its read-back failed): every id its POST wrote. The recorded id is one of
+   * them by the order of the answer; the one that is this hook at this URL is the resource's.
+   */
+  readonly written?: readonly number[];
+}
+
+/** The shop the service reports on any of a shop's subscriptions; undefined when none says. */
+export function shopIdentityOf(subscriptions: readonly LiveSubscription[]): ShopIdentity | undefined {
+  const reported = subscriptions.find((s) => s.shopId !== undefined);
+  if (reported?.shopId === undefined) return undefined;
+  return {
+    shopId: reported.shopId,
+    ...(reported.accountId !== undefined ? { accountId: reported.accountId } : {}),
+  };
+}
+
+/** Whether the service's shop is the recorded one (the account, too, when both say). */
+export function isSameShop(
+  identity: ShopIdentity,
+  recorded: { readonly shopId: string | undefined; readonly accountId?: string | undefined },
+): boolean {
+  return (
+    identity.shopId === recorded.shopId &&
+    (identity.accountId === undefined ||
+      recorded.accountId === undefined ||
+      identity.accountId === recorded.accountId)
+  );
+}
