@@ -22,6 +22,7 @@ export default defineConfig({
           name: "fast",
           include: [
             "test/unit/**/*.test.ts",
+            "test/tooling/**/*.test.ts",
             "test/integration/**/*.test.ts",
             "test/simulator/**/*.test.ts",
             "test/property/**/*.test.ts",
@@ -37,6 +38,7 @@ export default defineConfig({
           include: [
             "test/official/**/*.test.ts",
             "test/e2e/**/*.test.ts",
+            "test/engine/**/*.test.ts",
             "test/reliability/**/*.test.ts",
             "test/package/**/*.test.ts",
             "test/explorer/**/*.test.ts",
