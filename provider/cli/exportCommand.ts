@@ -1,11 +1,16 @@
 /** `export`: lists a shop's live subscriptions and renders the declaration that adopts them. */
+import { relative } from "node:path";
 import type { LiveSubscription } from "../client/apiSchemas";
 import { ShippingClient, validateBaseUrl } from "../client/shippingClient";
-import { shopIdentityOf } from "../ownership";
-import { resolveShop } from "../settings";
+import { ShippingConfigError } from "../errors/configError";
+import { pinRefusal, shopIdentityOf } from "../ownership";
+import { type ConfigSource, resolveShop, type ShopTarget } from "../settings";
 import type { CliCommand } from "./args";
-import { COMMAND } from "./args";
+import { COMMAND, DEFAULT_PROJECT } from "./args";
+import { findProject, type PulumiProject } from "./project";
+import { readProjectStack, type StackContext } from "./pulumiCli";
 import { inventory, type RenderContext, renderStackYaml, renderTypeScript } from "./render";
+import { type LeftOut, leaveOutRecorded, StackReadError } from "./stackState";
 
 /** The options of `export`, as parsed from the command line. */
 export type ExportOptions = Extract<CliCommand, { kind: "export" }>;
@@ -16,22 +21,51 @@ export interface ExportResult {
   readonly notes: readonly string[];
 }
 
-/**
- * Resolves the shop's API target from the environment exactly as the provider does without stack config
- * (so the same keys and error messages apply), lists its subscriptions and renders them. Throws the
- * provider's `ShippingError`s (configuration, HTTP).
- */
-export async function exportSubscriptions(
+/** Where `export` runs: its folder (a project is looked for from there) and its environment. */
+export interface ExportPlace {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** The project and stack `export` reads, or none (the environment only), with a note when it says why. */
+async function readPlace(
   options: ExportOptions,
-  env: NodeJS.ProcessEnv,
-): Promise<ExportResult> {
+  place: ExportPlace,
+): Promise<{ project?: PulumiProject; stack?: StackContext; notes: string[] }> {
+  const project = findProject(place.cwd);
+  if (project === undefined) {
+    if (options.stack === undefined) return { notes: [] };
+    throw new StackReadError(
+      `--stack ${options.stack}: no Pulumi.yaml in ${place.cwd} or a folder above it, so there is no stack to read. Run export in the project's folder (where \`pulumi up\` runs), or leave out --stack to read the SHIPPING_* environment only`,
+    );
+  }
+  const read = await readProjectStack(project, options.stack, place.cwd, place.env);
+  if (read.kind === "noStack") return { project, notes: [read.note] };
+  return { project, stack: read.context, notes: [] };
+}
+
+/** The shop's target from the stack's config, then the environment: exactly as the provider resolves it. */
+function resolveTarget(options: ExportOptions, env: NodeJS.ProcessEnv, stack?: StackContext): ShopTarget {
+  const config: ConfigSource | undefined = stack?.config.source;
   // --base-url stands in for SHIPPING_BASE_URL so that resolveShop does not ask for it, then wins over all.
-  const target = resolveShop(options.shop, undefined, {
+  const withBase = {
     ...env,
     ...(options.baseUrl !== undefined ? { SHIPPING_BASE_URL: options.baseUrl } : {}),
-  });
-  const baseUrl =
-    options.baseUrl !== undefined ? validateBaseUrl(options.baseUrl, "--base-url") : target.baseUrl;
+  };
+  try {
+    return resolveShop(options.shop, config, withBase);
+  } catch (error) {
+    if (!(error instanceof ShippingConfigError) || stack === undefined) throw error;
+    const said = error.message.slice(error.setting.length + 2);
+    throw new ShippingConfigError(
+      error.setting,
+      `${said} (export read the config of stack ${stack.stack}, then the environment)`,
+      { cause: error },
+    );
+  }
+}
+
+async function listShop(target: ShopTarget, baseUrl: string): Promise<LiveSubscription[]> {
   const client = new ShippingClient({
     baseUrl,
     apiKey: target.apiKey,
@@ -40,27 +74,67 @@ export async function exportSubscriptions(
     ...(target.retry !== undefined ? { retry: target.retry } : {}),
     ...(target.caCertificates !== undefined ? { caCertificates: target.caCertificates } : {}),
   });
-  let live: LiveSubscription[];
   try {
-    live = await client.list();
+    return await client.list();
   } finally {
     await client.close();
   }
-  const items = inventory(live);
+}
+
+/**
+ * Reads the stack of the project folder (`--stack`, else the selected one) through the `pulumi` CLI, or the
+ * environment alone outside a project; resolves the shop as the provider does; lists its subscriptions;
+ * leaves out those the stack has; renders the rest. Throws the provider's `ShippingError`s (configuration,
+ * HTTP) and {@link StackReadError}.
+ */
+export async function exportSubscriptions(options: ExportOptions, place: ExportPlace): Promise<ExportResult> {
+  const { project, stack, notes } = await readPlace(options, place);
+  const target = resolveTarget(options, place.env, stack);
+  const baseUrl =
+    options.baseUrl !== undefined ? validateBaseUrl(options.baseUrl, "--base-url") : target.baseUrl;
+  const live = await listShop(target, baseUrl);
+  const refusal = pinRefusal({ target, listing: live, listedEmpty: live.length === 0, seen: false });
+  if (refusal !== undefined) throw refusal;
+  let items = inventory(live);
+  let leftOut: readonly LeftOut[] = [];
+  if (stack !== undefined) {
+    const where = { api: target.api, ...(options.shop !== undefined ? { shop: options.shop } : {}) };
+    ({ items, leftOut } = leaveOutRecorded(items, stack.records, where, stack.stack));
+  }
   const shopId = shopIdentityOf(live)?.shopId;
+  const projectName = options.project ?? project?.name ?? DEFAULT_PROJECT;
   const context: RenderContext = {
-    command: commandLine(options),
+    command: commandLine(options, projectName, stack?.stack),
     baseUrl,
+    leftOut,
     ...(options.shop !== undefined ? { shop: options.shop } : {}),
     ...(shopId !== undefined ? { shopId } : {}),
+    ...(target.pin !== undefined ? { pinned: target.pin.setting } : {}),
+    ...(stack !== undefined ? { stack: stack.stack, taken: stack.records.map((r) => r.name) } : {}),
+    ...(project?.importsWebhookSubscription === true
+      ? { addTo: relative(project.dir, project.program) }
+      : {}),
   };
   const text =
     options.format === "yaml"
-      ? renderStackYaml(items, context, options.project)
+      ? renderStackYaml(items, context, projectName)
       : renderTypeScript(items, context);
-  const notes = items.skipped.map(
-    ({ subscription: s, reason }) => `skipped subscription ${s.id} (${s.hook}): ${reason}`,
+  notes.push(
+    ...items.skipped.map(
+      ({ subscription: s, reason }) => `skipped subscription ${s.id} (${s.hook}): ${reason}`,
+    ),
   );
+  if (
+    stack !== undefined &&
+    stack.records.length > 0 &&
+    options.format === "ts" &&
+    context.addTo === undefined
+  ) {
+    // `export > index.ts` empties the program before export reads it: what the stack records would go.
+    notes.push(
+      `stack ${stack.stack} records ${stack.records.length} WebhookSubscription(s), which this program does not declare: add it to the program that declares them (\`>> index.ts\`); in its place, \`pulumi up\` would delete them`,
+    );
+  }
   if (items.adoptable.some((a) => a.url.includes("?"))) {
     notes.push(
       "some callback URLs carry a query string (a token?): keep them out of the repository, for example as secret stack config",
@@ -69,10 +143,11 @@ export async function exportSubscriptions(
   return { text, notes };
 }
 
-function commandLine(options: ExportOptions): string {
+function commandLine(options: ExportOptions, project: string, stack: string | undefined): string {
   const parts = [COMMAND, "export"];
+  if (stack !== undefined) parts.push("--stack", stack);
   if (options.shop !== undefined) parts.push("--shop", options.shop);
   parts.push("--format", options.format);
-  if (options.format === "yaml") parts.push("--project", options.project);
+  if (options.format === "yaml") parts.push("--project", project);
   return parts.join(" ");
 }

@@ -22,8 +22,16 @@ export interface CliIo {
 
 const PREFIX = "pulumi-shipping-webhooks";
 
-/** Runs the command line `argv` (without `node` and the script) and returns the exit status. */
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+/**
+ * Runs the command line `argv` (without `node` and the script) in folder `cwd` and returns the exit status.
+ * In a Pulumi project folder `export` runs the `pulumi` CLI there to read the stack.
+ */
+export async function main(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  io: CliIo,
+  cwd: string = process.cwd(),
+): Promise<number> {
   let command: ReturnType<typeof parseCommandLine>;
   try {
     command = parseCommandLine(argv);
@@ -37,7 +45,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
     return 0;
   }
   try {
-    const result = await exportSubscriptions(command, env);
+    const result = await exportSubscriptions(command, { cwd, env });
     io.stdout(result.text);
     for (const note of result.notes) io.stderr(`${PREFIX}: note: ${note}\n`);
     return 0;

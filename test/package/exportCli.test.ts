@@ -2,14 +2,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { dist, REPO_ROOT } from "../e2e/support/engine";
 import { ACME_KEY, GLOBEX_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
-import { CLI_PATH, runCli } from "./support/cli";
+import { CLI_PATH, removeScratch, runCli, SCRATCH, stackProject } from "./support/cli";
 import { runProcess } from "./support/process";
 
 let sim: RunningSimulator;
 beforeAll(async () => {
   sim = await startSimulator({ shops: TEST_SHOPS });
 });
-afterAll(() => sim.close());
+afterAll(async () => {
+  await sim.close();
+  removeScratch();
+});
 beforeEach(() => sim.reset());
 
 const SHOPS = JSON.stringify({ acme: { apiKey: ACME_KEY }, globex: { apiKey: GLOBEX_KEY } });
@@ -29,7 +32,7 @@ describe("pulumi-shipping-webhooks export: the command line", () => {
   it("--help prints the usage and exits 0", async () => {
     const run = await runCli(["--help"]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain("Usage: pulumi-shipping-webhooks export [--shop <name>]");
+    expect(run.stdout).toContain("Usage: pulumi-shipping-webhooks export [--stack <name>] [--shop <name>]");
   });
 
   it("loads no @pulumi/pulumi module, so it starts fast", async () => {
@@ -50,6 +53,7 @@ describe("pulumi-shipping-webhooks export: the command line", () => {
     [["export", "--format", "json"], "--format must be ts or yaml"],
     [["export", "--shop", "Acme Inc"], '--shop "Acme Inc" is not a shop name'],
     [["export", "--project", "a b"], '--project "a b" is not a Pulumi project name'],
+    [["export", "--stack", "a b"], '--stack "a b" is not a stack name'],
     [["export", "--verbose"], "Unknown option '--verbose'"],
     [
       ["export", "--base-url", "http://api.example.com"],
@@ -172,5 +176,96 @@ describe("pulumi-shipping-webhooks export: output", () => {
     expect(ts.stdout).not.toMatch(/new WebhookSubscription|^export /m);
     const yaml = await runCli(["export", "--format", "yaml"], env);
     expect(yaml.stdout).toContain("  from-config:hooks: {}");
+  });
+});
+
+describe("pulumi-shipping-webhooks export in a project: the stack's config, through the real pulumi CLI", () => {
+  it("--stack reads the stack's secret keys; names by shop and hook; the pin command names the stack", async () => {
+    await seed(ACME_KEY, [{ hook: "order_status_change", url: "https://hooks.example.com/acme/orders" }]);
+    await seed(GLOBEX_KEY, [{ hook: "shipment_label_created", url: "https://hooks.example.com/globex" }]);
+    const project = stackProject("shop-hooks");
+    await project.pulumi(["stack", "init", "dev"]);
+    await project.pulumi(["config", "set", "shipping:baseUrl", sim.baseUrl]);
+    await project.pulumi(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    await project.pulumi(["config", "set", "--secret", "--path", "shipping:shops.globex.apiKey", GLOBEX_KEY]);
+    await project.pulumi(["stack", "init", "empty"]);
+    const runs = {
+      acme: await runCli(["export", "--stack", "dev"], project.env, project.dir),
+      globex: await runCli(["export", "--stack", "dev", "--shop", "globex"], project.env, project.dir),
+      yaml: await runCli(["export", "--stack", "dev", "--format", "yaml"], project.env, project.dir),
+    };
+    for (const run of Object.values(runs)) {
+      expect(run.status, run.stderr).toBe(0);
+      expect([
+        ...leaksOf(ACME_KEY, run.stdout + run.stderr),
+        ...leaksOf(GLOBEX_KEY, run.stdout + run.stderr),
+      ]).toEqual([]);
+    }
+    expect(runs.acme.stdout).toContain('new WebhookSubscription("order_status_change", {');
+    expect(runs.acme.stdout).toContain(
+      "export const orderStatusChangeId = orderStatusChange.subscriptionId;",
+    );
+    expect(runs.acme.stdout).toMatch(
+      /^\/\/ The service reports shop_id "\d+": pin it with `pulumi config set shipping:shopId "\d+" --stack dev`\.$/m,
+    );
+    expect(runs.acme.stdout).toContain("(stack dev)");
+    // index.ts imports nothing yet: the program is a whole index.ts.
+    expect(runs.acme.stdout).toContain('import { WebhookSubscription } from "pulumi-shipping-webhooks";');
+    expect(runs.globex.stdout).toContain('new WebhookSubscription("globex-shipment_label_created", {');
+    expect(runs.globex.stdout).toContain('  shop: "globex",');
+    expect(runs.globex.stdout).toContain(
+      "export const globexShipmentLabelCreatedId = globexShipmentLabelCreated.subscriptionId;",
+    );
+    expect(runs.globex.stdout).toMatch(
+      /pulumi config set --path 'shipping:shops\.globex\.shopId' "[^"]+" --stack dev`/,
+    );
+    // The YAML keys are the project's own by default.
+    expect(runs.yaml.stdout).toContain("  shop-hooks:hooks:\n    order_status_change:");
+
+    // Without --stack: the selected stack (empty, which has no key; the environment has none either).
+    const selected = await runCli(["export"], project.env, project.dir);
+    expect(selected.status).toBe(1);
+    expect(selected.stderr).toContain("shipping:apiKey: is not set");
+    expect(selected.stderr).toContain("stack empty");
+    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+  });
+
+  it("a stack that does not exist: exit 1 naming --stack and what pulumi said, no request", async () => {
+    const project = stackProject("shop-hooks");
+    await project.pulumi(["stack", "init", "dev"]);
+    const run = await runCli(["export", "--stack", "prod"], project.env, project.dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("--stack prod:");
+    expect(run.stderr).toMatch(/pulumi config .*--stack prod/);
+    expect(run.stderr).toContain("prod");
+    expect(sim.requests()).toEqual([]);
+  });
+
+  it("a project with no stack yet: the environment, and a note that says so", async () => {
+    await seed(ACME_KEY, [{ hook: "order_status_change", url: "https://hooks.example.com/acme/orders" }]);
+    const project = stackProject("fresh");
+    const run = await runCli(
+      ["export"],
+      { ...project.env, SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl },
+      project.dir,
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('new WebhookSubscription("order_status_change", {');
+    expect(run.stderr).toContain("project fresh has no stack yet");
+  });
+
+  it("--stack outside a project, or no pulumi on PATH: exit 1 with the rule and the fix, no request", async () => {
+    const outside = await runCli(["export", "--stack", "dev"], {
+      SHIPPING_API_KEY: ACME_KEY,
+      SHIPPING_BASE_URL: sim.baseUrl,
+    });
+    expect(outside.status).toBe(1);
+    expect(outside.stderr).toContain(`--stack dev: no Pulumi.yaml in ${SCRATCH} or a folder above it`);
+    const project = stackProject("no-cli");
+    const noCli = await runCli(["export", "--stack", "dev"], { ...project.env, PATH: SCRATCH }, project.dir);
+    expect(noCli.status).toBe(1);
+    expect(noCli.stderr).toContain("the Pulumi CLI (pulumi) is not on PATH");
+    expect(noCli.stderr).toContain("https://www.pulumi.com/docs/install/");
+    expect(sim.requests()).toEqual([]);
   });
 });
