@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 export type { LiveSubscription } from "./client/apiSchemas";
-export { AuthSchemeMemory, type AuthSchemeSetting } from "./client/authScheme";
+export { type AuthScheme, AuthSchemeMemory, type AuthSchemeSetting } from "./client/authScheme";
 export { DEFAULT_TIMEOUTS, type Timeouts } from "./client/httpTransport";
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from "./client/retryPolicy";
 export { type NewSubscription, ShippingClient, type ShippingClientOptions } from "./client/shippingClient";
@@ -12,7 +12,7 @@ export * from "./errors";
 export { HOOKS, type Hook, isHook } from "./hooks";
 export { type DeclaredHook, hooksFromConfig } from "./hooksFromConfig";
 export { ISOLATION_UNAVAILABLE, isolateInlineProgramConnections } from "./inlineProgramConnections";
-export { callbackUrlProblem } from "./schemas";
+export { callbackUrlProblem, type UrlProblemOptions } from "./schemas";
 export { SETTINGS } from "./settings";
 export {
   type PreviousSubscription,
