@@ -7,10 +7,11 @@ import { pinRefusal, shopIdentityOf } from "../ownership";
 import { type ConfigSource, resolveShop, type ShopTarget } from "../settings";
 import type { CliCommand } from "./args";
 import { COMMAND, DEFAULT_PROJECT } from "./args";
+import type { LeftOut } from "./inventory";
 import { findProject, type PulumiProject } from "./project";
 import { readProjectStack, type StackContext } from "./pulumiCli";
 import { inventory, type RenderContext, renderStackYaml, renderTypeScript } from "./render";
-import { type LeftOut, leaveOutRecorded, StackReadError } from "./stackState";
+import { leaveOutRecorded, StackReadError } from "./stackState";
 
 /** The options of `export`, as parsed from the command line. */
 export type ExportOptions = Extract<CliCommand, { kind: "export" }>;

@@ -1,27 +1,8 @@
 /** Renders live subscriptions as the TypeScript program or the stack YAML that adopts them. */
 import type { LiveSubscription } from "../client/apiSchemas";
-import { HOOKS, type Hook, isHook } from "../hooks";
+import { HOOKS, isHook } from "../hooks";
 import { callbackUrlProblem } from "../schemas";
-import type { LeftOut } from "./stackState";
-
-/** A live subscription that a declaration can adopt as it is. */
-export interface Adoptable {
-  readonly id: number;
-  readonly hook: Hook;
-  readonly url: string;
-}
-
-/** A live subscription that no declaration of this package version can adopt, and why. */
-export interface Skipped {
-  readonly subscription: LiveSubscription;
-  readonly reason: string;
-}
-
-/** The live subscriptions of one shop, split into adoptable ones (in {@link HOOKS} order) and the rest. */
-export interface Inventory {
-  readonly adoptable: readonly Adoptable[];
-  readonly skipped: readonly Skipped[];
-}
+import type { Adoptable, Inventory, LeftOut, Skipped } from "./inventory";
 
 /** What the rendered text says about where it came from. */
 export interface RenderContext {

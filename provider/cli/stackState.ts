@@ -7,7 +7,7 @@
 import { RESOURCE_TYPE } from "../dynamicProvider";
 import { ShippingError } from "../errors/shippingError";
 import type { ConfigSource } from "../settings";
-import type { Adoptable, Inventory } from "./render";
+import type { Adoptable, Inventory, LeftOut } from "./inventory";
 
 /** The stack or its CLI could not be read; the message names the stack, the command and the fix. */
 export class StackReadError extends ShippingError {
@@ -31,12 +31,6 @@ export interface StackRecord {
   /** The shop name it declares; undefined for the default shop (or when stored as a secret). */
   readonly shop?: string;
   readonly hook?: string;
-}
-
-/** A live subscription `export` does not declare because the stack has it already, and why. */
-export interface LeftOut {
-  readonly subscription: Adoptable;
-  readonly reason: string;
 }
 
 /** Shorter secrets are not redacted: they would blank unrelated text (a `shopId` of `1`, say). */
