@@ -78,8 +78,8 @@ describe("the explorer", () => {
 function brokenBuild(): string {
   const root = repoRoot();
   mkdirSync(brokenDir, { recursive: true });
-  // The published files: dist/provider needs dist/simulator (the URL rule is shared with the simulator).
-  for (const part of ["provider", "simulator"]) {
+  // The published files the provider loads: dist/provider and the API's contract it shares with the simulator.
+  for (const part of ["provider", "contract"]) {
     cpSync(join(root, "dist", part), join(brokenDir, "dist", part), { recursive: true });
   }
   cpSync(join(root, "package.json"), join(brokenDir, "package.json"));

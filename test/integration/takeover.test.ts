@@ -1,0 +1,62 @@
+/**
+ * A create takes over the live subscription of its hook, and says what it took over: a subscription that
+ * existed before the stack is adopted, its id and URL in the output `previous`, alone or with the creates of
+ * other hooks. The latest `up` that declares a hook owns it: another stack's `destroy --refresh` (keep-id,
+ * where the take-over keeps the id) leaves it. Run in the engine's order of calls (support/engineOrder.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { outOfBand } from "../support/outOfBand";
+import { ACME_KEY } from "../support/shops";
+import { type Declaration, Stack } from "./support/engineOrder";
+import { configOf, LABELS, ORDERS, SHIPMENTS, service } from "./support/services";
+
+const ORDERS_DECLARED: Declaration = { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" };
+const THREE: readonly Declaration[] = [
+  { name: "shipments", hook: SHIPMENTS, url: "https://hooks.example.com/s" },
+  { name: "labels", hook: LABELS, url: "https://hooks.example.com/l" },
+  ORDERS_DECLARED,
+];
+
+describe("a create takes over the live subscription of its hook", () => {
+  it.each([
+    ["alone", [ORDERS_DECLARED]],
+    ["with two other hooks in the same up", THREE],
+  ] as const)(
+    "adopts a subscription that existed before the stack, declared %s, and records it in previous",
+    async (_, program) => {
+      const sim = await service();
+      const [oldId] = await outOfBand(sim.baseUrl, ACME_KEY, (api) =>
+        api.create([{ hook: ORDERS, url: "https://legacy.example.com/o" }]),
+      );
+      const stack = new Stack(configOf(sim));
+      expect((await stack.up(program)).ok).toBe(true);
+      expect(stack.resource("orders")?.outs.previous).toEqual({
+        id: oldId,
+        url: "https://legacy.example.com/o",
+      });
+      expect(stack.recorded()).toEqual(sim.subscriptions("acme"));
+      expect(
+        sim
+          .subscriptions("acme")
+          .map((s) => [s.hook, s.url])
+          .sort(),
+      ).toEqual(program.map((d) => [d.hook, d.url]).sort());
+    },
+  );
+
+  it("keep-id: destroy --refresh of the stack whose hook another stack took over leaves the other's subscription", async () => {
+    const sim = await service({ overwrite: "keep-id" });
+    const one = new Stack(configOf(sim));
+    const two = new Stack(configOf(sim));
+    expect((await one.up([{ name: "orders", hook: ORDERS, url: "https://one.example.com/o" }])).ok).toBe(
+      true,
+    );
+    expect((await two.up([{ name: "orders", hook: ORDERS, url: "https://two.example.com/o" }])).ok).toBe(
+      true,
+    );
+    expect(one.recorded().map((r) => r.id)).toEqual(two.recorded().map((r) => r.id));
+    expect((await one.destroy({ refresh: true })).ok).toBe(true);
+    expect(sim.subscriptions("acme")).toEqual(two.recorded());
+    expect(sim.subscriptions("acme").map((s) => s.url)).toEqual(["https://two.example.com/o"]);
+  });
+});
