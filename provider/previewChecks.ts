@@ -18,6 +18,7 @@ import { ShippingRequestError } from "./errors/requestError";
 import { ShopViews } from "./facts/shopViews";
 import { isHook } from "./hooks";
 import { decideRecorded, shopIdentityOf } from "./ownership";
+import { programError } from "./programError";
 import { adopts, overwrites, pinHint, shopUnusable } from "./refusals";
 import { callbackUrlProblem } from "./schemas";
 import { resolveShop, type ShopTarget } from "./settings";
@@ -84,7 +85,7 @@ async function listing(checked: Checked): Promise<LiveSubscription[]> {
     return await facts.views.listing(target);
   } catch (error) {
     if (error instanceof ShippingRequestError || error instanceof ShippingConnectionError)
-      throw new pulumi.RunError(shopUnusable(name, target, error));
+      throw programError(shopUnusable(name, target, error));
     throw error;
   }
 }

@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_MODULE, RESOURCE_TYPE } from "./dynamicProvider";
 import type { Hook } from "./hooks";
 import { listedFirst, tellInPreview } from "./previewChecks";
+import { programError } from "./programError";
 import { failUncalledProgram, noteDeclaration, warnPlaintextCredentials } from "./programGuards";
 import { callbackUrlProblem } from "./schemas";
 
@@ -74,7 +75,7 @@ function secretUrlChecked(name: string, url: pulumi.Input<string>): pulumi.Input
   return url.apply(async (value) => {
     if (typeof value !== "string" || !(await pulumi.isSecret(url as pulumi.Output<string>))) return value;
     const problem = callbackUrlProblem(value, { secret: true });
-    if (problem !== undefined) throw new pulumi.RunError(`WebhookSubscription "${name}": url: ${problem}`);
+    if (problem !== undefined) throw programError(`WebhookSubscription "${name}": url: ${problem}`);
     return value;
   });
 }
