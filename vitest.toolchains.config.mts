@@ -16,6 +16,8 @@ export default defineConfig({
       "test/package/consumer.test.ts",
       "test/toolchains/**/*.test.ts",
     ],
+    // The official-path files' packages, packed and installed once (test/official/support/globalSetup.ts).
+    globalSetup: ["test/official/support/globalSetup.ts"],
     testTimeout: 600_000,
     hookTimeout: 60_000,
     fileParallelism: false,

@@ -14,7 +14,6 @@ import {
   sandbox,
   stackIn,
   stateResources,
-  subscriptionResources,
 } from "./support/engine";
 
 let sim: RunningSimulator;
@@ -100,35 +99,5 @@ describe("the API key in state and output", () => {
     ]) {
       expect(leaksOf(ACME_KEY, text)).toEqual([]);
     }
-  });
-});
-
-describe("a secret callback URL", () => {
-  it("stays encrypted in state and is masked in the preview diff", async () => {
-    sim.reset();
-    const box = sandbox("secret-url");
-    const token = "https://hooks.example.com/o?token=s3cr3t-one";
-    const token2 = "https://hooks.example.com/o?token=s3cr3t-two";
-    let declared: Declaration[] = [
-      { name: "orders", hook: "order_status_change", url: token, secretUrl: true },
-    ];
-    const stack = await stackIn(
-      box,
-      declarationsProgram(() => declared),
-      acmeStackConfig(sim.baseUrl),
-    );
-    const log = new OutputLog();
-    await engine(stack.up({ onOutput: log.onOutput }), "up");
-    declared = [{ name: "orders", hook: "order_status_change", url: token2, secretUrl: true }];
-    await engine(stack.preview({ onOutput: log.onOutput, diff: true }), "preview");
-    expect(log.text).toMatch(/\[secret\]/);
-    expect(log.text).not.toContain("s3cr3t");
-    const plain = plainExport(box);
-    expect(plain).not.toContain("s3cr3t");
-    for (const file of filesUnder(box.backendDir)) expect(file.text, file.path).not.toContain("s3cr3t");
-    const resource = subscriptionResources(await stack.exportStack())[0];
-    expect(resource?.outputs.url).toMatchObject({ plaintext: JSON.stringify(token) });
-    await engine(stack.destroy({ onOutput: log.onOutput }), "destroy");
-    expect(sim.subscriptions("acme")).toEqual([]);
   });
 });

@@ -62,7 +62,7 @@ describe("the examples through the official CLI", () => {
     expect(outputs.orderStatusId).toBe(
       sim.subscriptions("acme").find((s) => s.hook === "order_status_change")?.id,
     );
-    await project.ok(["destroy", "--yes"]);
+    await project.ok(["destroy", "--yes", "--skip-preview"]);
     expect(sim.subscriptions("acme")).toEqual([]);
   });
 
@@ -93,7 +93,7 @@ describe("the examples through the official CLI", () => {
     expect(bad.stdout).toMatch(/from-config:hooks\.parcel_lost: not a hook/);
     expect(sim.requests()).toEqual([]);
 
-    await project.ok(["destroy", "--yes"], env);
+    await project.ok(["destroy", "--yes", "--skip-preview"], env);
     expect(sim.subscriptions("acme")).toEqual([]);
   });
 
@@ -111,7 +111,7 @@ describe("the examples through the official CLI", () => {
       );
     }
     await expectStateIsLive(project, ["acme", "globex"]);
-    await project.ok(["destroy", "--yes"]);
+    await project.ok(["destroy", "--yes", "--skip-preview"]);
     expect([...sim.subscriptions("acme"), ...sim.subscriptions("globex")]).toEqual([]);
   });
 });

@@ -32,13 +32,13 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-async function project(name: string, key = ACME_KEY, baseUrl = sim.baseUrl): Promise<OfficialProject> {
+async function project(name: string, key = ACME_KEY): Promise<OfficialProject> {
   const created = await OfficialProject.create(name, {
     ...typescriptProjectFiles(name),
     "index.ts": PROGRAM,
   });
   await created.ok(["stack", "init", "dev"]);
-  await created.ok(["config", "set", "shipping:baseUrl", baseUrl]);
+  await created.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
   await created.ok(["config", "set", "--secret", "shipping:apiKey", key]);
   return created;
 }
@@ -46,17 +46,19 @@ async function project(name: string, key = ACME_KEY, baseUrl = sim.baseUrl): Pro
 describe("pulumi preview tells what up will do", () => {
   it("a key the service refuses, or an API that cannot be reached, fails preview with the fix", async () => {
     sim.reset();
-    const wrongKey = await project("preview-key", "not-a-key-of-any-shop");
-    const refused = await wrongKey.pulumi(["preview"]);
+    const failing = await project("preview-key", "not-a-key-of-any-shop");
+    const refused = await failing.pulumi(["preview"]);
     expect(refused.status).not.toBe(0);
     expect(refused.stdout).toContain(
       `WebhookSubscription "orders": the default shop at ${sim.baseUrl}: the service refuses the key in shipping:apiKey (401). Set the shop's key: \`pulumi config set --secret shipping:apiKey <key>\``,
     );
+    // The same project, its key now right and its API one that is down.
     const closed = await startSimulator({ shops: TEST_SHOPS });
     const unreachable = closed.baseUrl;
     await closed.close();
-    const down = await project("preview-down", ACME_KEY, unreachable);
-    const failed = await down.pulumi(["preview"], { SHIPPING_RETRY: JSON.stringify({ maxRetries: 0 }) });
+    await failing.ok(["config", "set", "shipping:baseUrl", unreachable]);
+    await failing.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    const failed = await failing.pulumi(["preview"], { SHIPPING_RETRY: JSON.stringify({ maxRetries: 0 }) });
     expect(failed.status).not.toBe(0);
     expect(failed.stdout).toMatch(
       new RegExp(
@@ -84,7 +86,7 @@ describe("pulumi preview tells what up will do", () => {
     );
     expect(first.stdout).not.toContain(ERP_URL);
 
-    await shop.ok(["up", "--yes"]);
+    await shop.ok(["up", "--yes", "--skip-preview"]); // its preview is the one just asserted
     await shop.ok(["config", "set", "shipping:shopId", "1"]);
     const shipments = sim.subscriptions("acme").find((s) => s.hook === "shipment_status_change");
     await erp.delete([shipments?.id as number]); // the back office deletes one hook
@@ -96,14 +98,14 @@ describe("pulumi preview tells what up will do", () => {
       ),
     );
     expect(drifted.stdout).not.toContain("Pin it");
-    await shop.ok(["up", "--yes", "--refresh"]);
+    await shop.ok(["up", "--yes", "--refresh", "--skip-preview"]);
     expect(
       sim
         .subscriptions("acme")
         .map((s) => s.hook)
         .sort(),
     ).toEqual(["order_status_change", "shipment_status_change"]);
-    await shop.ok(["destroy", "--yes"]);
+    await shop.ok(["destroy", "--yes", "--skip-preview"]);
     expect(sim.subscriptions("acme")).toEqual([]);
   });
 });

@@ -54,7 +54,8 @@ describe("the README's program through the official CLI", () => {
     expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
     expect(live()).toEqual([]);
 
-    await project.ok(["up", "--yes"]);
+    // The preview above is the one up would show: up goes straight to the update.
+    await project.ok(["up", "--yes", "--skip-preview"]);
     const [subscription] = live();
     expect(live()).toEqual([{ id: expect.any(Number), hook: "order_status_change", url: ORDERS_URL }]);
     const state = await project.subscriptions();
@@ -67,11 +68,11 @@ describe("the README's program through the official CLI", () => {
 
     sim.clearRequests();
     await project.ok(["preview", "--expect-no-changes"]);
-    await project.ok(["refresh", "--yes"]);
+    await project.ok(["refresh", "--yes", "--skip-preview"]);
     expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
     expect((await project.subscriptions()).map((r) => r.id)).toEqual([String(subscription?.id)]);
 
-    await project.ok(["destroy", "--yes"]);
+    await project.ok(["destroy", "--yes", "--skip-preview"]);
     expect(live()).toEqual([]);
     expect(await project.subscriptions()).toEqual([]);
     expect(project.backendFiles().flatMap((text) => leaksOf(ACME_KEY, text))).toEqual([]);
@@ -87,7 +88,7 @@ describe("the README's program through the official CLI", () => {
     expect((await project.ok(["stack", "output", "orderHookId"])).stdout.trim()).toBe(
       String(subscription?.id),
     );
-    await project.ok(["destroy", "--yes"]);
+    await project.ok(["destroy", "--yes", "--skip-preview"]);
     expect(live()).toEqual([]);
   });
 });

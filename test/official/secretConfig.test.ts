@@ -74,7 +74,7 @@ describe("hooks from secret stack config (examples/from-config)", () => {
       "from-config:hooks.order_status_change",
       SECRET_URL,
     ]);
-    await project.ok(["destroy", "--yes"]);
+    await project.ok(["destroy", "--yes", "--skip-preview"]);
     expect(sim.subscriptions("acme")).toEqual([]);
   });
 

@@ -37,7 +37,8 @@ describe("a CommonJS program exported as default", () => {
     await project.ok(["stack", "init", "dev"]);
     await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
     await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
-    await project.ok(["up", "--yes"]);
+    // The deploy is only the setting (readme.test.ts previews this program): straight to the update.
+    await project.ok(["up", "--yes", "--skip-preview"]);
     const deployed = sim.subscriptions("acme");
     expect(deployed).toHaveLength(1);
 

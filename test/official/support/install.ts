@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, inject } from "vitest";
 import { PULUMI_SDK_VERSION, packRepository } from "../../package/support/consumer";
 import { runOk } from "../../package/support/process";
 import { REGISTRY_IDLE_TIMEOUT_MS, retryOnRegistryStall } from "../../package/support/registryStall";
@@ -32,6 +33,59 @@ const INSTALLS = join(tmpdir(), "pulumi-shipping-webhooks-official");
 /** Which project kind the packages are for. */
 export type ModuleKind = "commonjs" | "esm";
 
+/** The packed tarball of this build and the folders its packages are installed in, by project kind. */
+export interface OfficialPackages {
+  /** `npm pack`'s tarball of the repository (what `pulumi new` with the template installs, too). */
+  readonly tarball: string;
+  /** The folder holding the tarball; removed when the run ends. */
+  readonly packDir: string;
+  /** The install of each kind: see {@link installedPackages}. */
+  readonly installs: Partial<Record<ModuleKind, string>>;
+}
+
+declare module "vitest" {
+  interface ProvidedContext {
+    /** Made once per run by `support/globalSetup.ts`, before the official-path files run (in parallel). */
+    officialPackages?: OfficialPackages;
+  }
+}
+
+/**
+ * Packs the repository once and installs its packages for each of `kinds` (in parallel, each only when this
+ * build has no install yet). `vitest.config.mts` runs it once per run, in the official project's globalSetup,
+ * so the files that then run side by side share one pack and one install per kind.
+ */
+export async function prepareOfficialPackages(kinds: readonly ModuleKind[]): Promise<OfficialPackages> {
+  const packDir = join(INSTALLS, `pack-${randomBytes(4).toString("hex")}`);
+  mkdirSync(packDir, { recursive: true });
+  const { tarball } = await packRepository(packDir);
+  const entries = await Promise.all(
+    kinds.map(async (kind) => [kind, await installFor(tarball, kind)] as const),
+  );
+  return { tarball, packDir, installs: Object.fromEntries(entries) };
+}
+
+/** This process's packages when no globalSetup provided them (a file run by another config). */
+let local: Promise<OfficialPackages> | undefined;
+const localKinds = new Map<ModuleKind, Promise<string>>();
+
+/** The packages of this run: the globalSetup's, else packed once by this process. */
+function officialPackages(): Promise<OfficialPackages> {
+  const provided = inject("officialPackages");
+  if (provided !== undefined) return Promise.resolve(provided);
+  if (local === undefined) {
+    local = prepareOfficialPackages([]);
+    const made = local;
+    afterAll(async () => rmSync((await made).packDir, { recursive: true, force: true }));
+  }
+  return local;
+}
+
+/** The packed tarball of this build (one per run). */
+export async function packedTarball(): Promise<string> {
+  return (await officialPackages()).tarball;
+}
+
 /**
  * A folder whose `node_modules` holds this package (from its packed tarball, as a user installs it),
  * `@pulumi/pulumi`, TypeScript and the Node types: what `npm install` gives a project made by `pulumi new
@@ -42,13 +96,19 @@ export type ModuleKind = "commonjs" | "esm";
  * of the same build reuses it.
  */
 export async function installedPackages(kind: ModuleKind): Promise<string> {
-  const packDir = join(
-    tmpdir(),
-    "pulumi-shipping-webhooks-official",
-    `pack-${randomBytes(4).toString("hex")}`,
-  );
-  mkdirSync(packDir, { recursive: true });
-  const { tarball } = await packRepository(packDir);
+  const packages = await officialPackages();
+  const provided = packages.installs[kind];
+  if (provided !== undefined) return provided;
+  let installing = localKinds.get(kind);
+  if (installing === undefined) {
+    installing = installFor(packages.tarball, kind);
+    localKinds.set(kind, installing);
+  }
+  return installing;
+}
+
+/** The install of `tarball` for `kind`, made unless this build has one. */
+async function installFor(tarball: string, kind: ModuleKind): Promise<string> {
   const key = createHash("sha256")
     .update(readFileSync(tarball))
     .update(`${PULUMI_SDK_VERSION}\0${kind}\0${process.version}`)
@@ -59,7 +119,6 @@ export async function installedPackages(kind: ModuleKind): Promise<string> {
     await install(root, tarball, kind);
     removeStaleInstalls(root);
   }
-  rmSync(packDir, { recursive: true, force: true });
   return root;
 }
 

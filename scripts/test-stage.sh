@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# npm test and the test stages of CI (package.json: test, test:e2e, test:s3, test:faults, test:packages): build,
+# find or build the Pulumi CLI (and versitygw for the S3 stage), run the vitest projects named, then print how
+# long it all took and the load average at its start and end: this is a 2-core machine, often shared, and the
+# load says how much of the time the tests had it.
+#   bash scripts/test-stage.sh <label> [--versitygw] <project>... [-- <vitest arguments>]
+# `npm test -- <file or filter>` passes its arguments to vitest after the projects. With SHIPPING_TESTS_BUILT=1
+# (.ci/run, for the stages after npm test, which built dist/ from the same sources) the build is not redone.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+label="$1"
+shift
+versitygw=false
+if [ "${1:-}" = "--versitygw" ]; then
+  versitygw=true
+  shift
+fi
+projects=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+  projects+=(--project "$1")
+  shift
+done
+[ "${1:-}" = "--" ] && shift
+
+load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime; }
+started=$(date +%s)
+load_at_start="$(load)"
+status=0
+{
+  { [ "${SHIPPING_TESTS_BUILT:-}" = 1 ] || npm run build --silent; } &&
+    node dist/scripts/ensurePulumiCli.js &&
+    { [ "$versitygw" = false ] || bash scripts/install-versitygw.sh; } &&
+    node node_modules/vitest/vitest.mjs run "${projects[@]}" "$@"
+} || status=$?
+echo
+echo "${label}: $(($(date +%s) - started)) s (exit ${status}); load average ${load_at_start} at the start, $(load) at the end, on $(nproc 2>/dev/null || echo "?") cores"
+exit "$status"
