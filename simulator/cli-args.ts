@@ -24,6 +24,8 @@ subscribed receiver, print each attempt, and exit 0 when the receiver accepted i
 Options:
   --port <n>                    listen port, 0 = ephemeral (default ${DEFAULT_CLI_PORT})
   --host <addr>                 loopback address to bind (default ${DEFAULT_HOST})
+  --allow-host <name>           also answer requests whose Host names <name> (repeatable; default:
+                                loopback names only, any other Host gets 403)
   --data <file>                 persist state to this JSON file (default: in memory)
   --seed <file>                 shops and keys, JSON: [{"name","keys":{"readWrite":[..],"readOnly":[..]}}]
   --auth both|basic|bearer      accepted Authorization scheme word (default both)
@@ -166,6 +168,7 @@ export function parseCli(argv: string[]): CliCommand {
   }
   options.port = Number(port);
   if (values.host !== undefined) options.host = values.host;
+  if (values["allow-host"] !== undefined) options.allowedHosts = [...values["allow-host"]];
   if (values.data !== undefined) options.dataFile = values.data;
   const shops = values.seed === undefined ? undefined : readSeed(values.seed);
   if (shops !== undefined) options.shops = shops;
@@ -195,35 +198,61 @@ export function parseCli(argv: string[]): CliCommand {
   return { help: false, options };
 }
 
+/**
+ * argv with `--flag -1` written `--flag=-1` for the string flags in `flags`, so parseArgs hands the value to
+ * the flag's own check (which names the allowed range) instead of calling it an ambiguous argument.
+ */
+export function negativeValuesJoined(argv: string[], flags: Record<string, { type: string }>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    const next = argv[i + 1];
+    const name = arg.startsWith("--") ? arg.slice(2) : "";
+    if (
+      next !== undefined &&
+      /^-\d/.test(next) &&
+      Object.hasOwn(flags, name) &&
+      flags[name]?.type === "string"
+    ) {
+      out.push(`${arg}=${next}`);
+      i += 1;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 function parse(argv: string[]) {
   return parseArgs({
-    args: argv,
+    args: negativeValuesJoined(argv, CLI_OPTIONS),
     strict: true,
     allowPositionals: false,
-    options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      data: { type: "string" },
-      seed: { type: "string" },
-      auth: { type: "string" },
-      "get-status": { type: "string" },
-      overwrite: { type: "string" },
-      "rate-limit": { type: "string" },
-      "retry-after": { type: "boolean" },
-      "require-user-agent": { type: "boolean" },
-      "partial-ids": { type: "string" },
-      "delete-check-order": { type: "string" },
-      "shop-fields": { type: "string" },
-      "delivery-ca": { type: "string" },
-      "delivery-attempts": { type: "string" },
-      "delivery-backoff-ms": { type: "string" },
-      "delivery-failure": { type: "string" },
-      "delivery-timeout-ms": { type: "string" },
-      duplicates: { type: "string" },
-      "duplicate-id": { type: "string" },
-      "events-per-delivery": { type: "string" },
-      "event-field": { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
+    options: CLI_OPTIONS,
   });
 }
+
+const CLI_OPTIONS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  "allow-host": { type: "string", multiple: true },
+  data: { type: "string" },
+  seed: { type: "string" },
+  auth: { type: "string" },
+  "get-status": { type: "string" },
+  overwrite: { type: "string" },
+  "rate-limit": { type: "string" },
+  "retry-after": { type: "boolean" },
+  "require-user-agent": { type: "boolean" },
+  "partial-ids": { type: "string" },
+  "delete-check-order": { type: "string" },
+  "shop-fields": { type: "string" },
+  "delivery-ca": { type: "string" },
+  "delivery-attempts": { type: "string" },
+  "delivery-backoff-ms": { type: "string" },
+  "delivery-failure": { type: "string" },
+  "delivery-timeout-ms": { type: "string" },
+  duplicates: { type: "string" },
+  "duplicate-id": { type: "string" },
+  "events-per-delivery": { type: "string" },
+  "event-field": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;

@@ -4,10 +4,12 @@
  * attempt and what the receiver answered, and exit 0 only when it was accepted.
  */
 import { parseArgs } from "node:util";
-import { integerFlag, UsageError } from "./cli-args";
+import { Agent, fetch } from "undici";
+import { integerFlag, negativeValuesJoined, UsageError } from "./cli-args";
+import { shownDuration, type WaitSwitches, worstCaseMs } from "./cli-wait";
 import { DEFAULT_CLI_PORT, HOOKS, MAX_EVENT_COUNT } from "./constants";
 import { formatAttempt } from "./delivery-format";
-import type { Emitted } from "./delivery-types";
+import type { EmittedSummary } from "./delivery-types";
 import { isLoopbackHost } from "./simulator";
 import type { Hook } from "./types";
 
@@ -15,8 +17,8 @@ import type { Hook } from "./types";
 export const URL_ENV = "SHIPPING_SIM_URL";
 /** Base URL when neither --url nor SHIPPING_SIM_URL is given. */
 export const DEFAULT_SIM_URL = `http://127.0.0.1:${DEFAULT_CLI_PORT}`;
-/** Longest wait for the simulator's answer, in milliseconds: every attempt and backoff at their maximum fit. */
-export const TRIGGER_TIMEOUT_MS = 30 * 60_000;
+/** Longest wait for the simulator's switches (the first call, which also tells whether it is there). */
+const SWITCHES_TIMEOUT_MS = 10_000;
 /** Characters of the receiver's answer shown per attempt. */
 const SHOWN_ANSWER_CHARS = 200;
 
@@ -34,18 +36,9 @@ export interface ClientCommand {
   body: Record<string, unknown>;
   /** What the command sends ("event" or "resend"), for the printed lines. */
   what: "event" | "resend";
+  /** Events sent (the event's count; 1 for a resend), for the wait. */
+  events: number;
 }
-
-/** Wire field names that are event fields, per hook (so derived fields and checks follow them). */
-const EVENT_FIELDS: Record<Hook, Record<string, [string, "number" | "string" | "object"]>> = {
-  shipment_status_change: {
-    shipment_id: ["shipmentId", "number"],
-    status: ["status", "number"],
-    order_id: ["orderId", "string"],
-  },
-  shipment_label_created: { shipment_ids: ["shipmentIds", "object"], status: ["status", "string"] },
-  order_status_change: { uuid: ["uuid", "string"], status: ["status", "string"] },
-};
 
 /** `--set field=value`: the value as JSON when it parses, else as a string. */
 function assignment(text: string): [string, unknown] {
@@ -78,18 +71,20 @@ function baseUrl(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   return url.origin;
 }
 
+const TRIGGER_OPTIONS = {
+  shop: { type: "string" },
+  set: { type: "string", multiple: true },
+  unset: { type: "string", multiple: true },
+  count: { type: "string" },
+  url: { type: "string" },
+} as const;
+
 function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
   const { values, positionals } = parseArgs({
-    args: argv,
+    args: negativeValuesJoined(argv, TRIGGER_OPTIONS),
     allowPositionals: true,
     strict: true,
-    options: {
-      shop: { type: "string" },
-      set: { type: "string", multiple: true },
-      unset: { type: "string", multiple: true },
-      count: { type: "string" },
-      url: { type: "string" },
-    },
+    options: TRIGGER_OPTIONS,
   });
   if (positionals.length !== 1) throw new UsageError(`trigger takes one hook: ${HOOKS.join(", ")}`);
   const hook = positionals[0] as Hook;
@@ -99,15 +94,21 @@ function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
   if (values.shop !== undefined) event.shop = values.shop;
   const count = integerFlag("count", values.count, 1, MAX_EVENT_COUNT);
   if (count !== undefined) event.count = count;
+  // Every field goes to `set` as an own property (`__proto__` included, for the simulator to refuse); the
+  // simulator checks the event's own fields there by the event's rules and sets the event with them.
   const set: Record<string, unknown> = {};
   for (const [field, value] of (values.set ?? []).map(assignment)) {
-    const mapped = EVENT_FIELDS[hook][field];
-    if (mapped !== undefined && typeof value === mapped[1] && value !== null) event[mapped[0]] = value;
-    else set[field] = value;
+    Object.defineProperty(set, field, { value, enumerable: true, writable: true, configurable: true });
   }
   if (Object.keys(set).length > 0) event.set = set;
   if (values.unset !== undefined) event.unset = values.unset;
-  return { baseUrl: baseUrl(values.url, env), path: "/__sim/events", body: event, what: "event" };
+  return {
+    baseUrl: baseUrl(values.url, env),
+    path: "/__sim/events",
+    body: event,
+    what: "event",
+    events: count ?? 1,
+  };
 }
 
 function resendCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
@@ -120,7 +121,13 @@ function resendCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
   if (positionals.length !== 1)
     throw new UsageError("resend takes one delivery id (see GET /__sim/deliveries)");
   const id = positionals[0] as string;
-  return { baseUrl: baseUrl(values.url, env), path: "/__sim/resend", body: { id }, what: "resend" };
+  return {
+    baseUrl: baseUrl(values.url, env),
+    path: "/__sim/resend",
+    body: { id },
+    what: "resend",
+    events: 1,
+  };
 }
 
 /** Parse `trigger ...` or `resend ...` (argv after the command name); throws UsageError naming the flag. */
@@ -137,31 +144,60 @@ export function parseClientCommand(
   }
 }
 
-/** Send the command, print each attempt with `print`, and answer the exit status. */
+/** The cause of a failed fetch, as a person reads it. */
+const causeOf = (error: unknown): string => {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+};
+
+/** No headers or body timeout of their own: the wait is the command's (cli-wait.ts). */
+const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+
+/**
+ * Send the command, print each attempt with `print`, and answer the exit status. `waitMs` replaces the
+ * wait computed from the simulator's switches (for tests).
+ */
 export async function runClientCommand(
   command: ClientCommand,
   print: (line: string) => void,
+  waitMs?: number,
 ): Promise<number> {
-  const url = `${command.baseUrl}${command.path}`;
+  const unreachable = (error: unknown): number => {
+    print(
+      `cannot reach the simulator at ${command.baseUrl} (${causeOf(error)}); start it (shipping-api-sim) or pass --url`,
+    );
+    return EXIT_NOT_ACCEPTED;
+  };
+  let wait: number;
+  try {
+    const res = await fetch(`${command.baseUrl}/__sim/switches`, {
+      signal: AbortSignal.timeout(SWITCHES_TIMEOUT_MS),
+    });
+    const switches = (await res.json()) as WaitSwitches;
+    wait = waitMs ?? worstCaseMs(switches, command.events, command.what === "event");
+  } catch (error) {
+    return unreachable(error);
+  }
   let status: number;
   let answer: unknown;
   try {
-    const res = await fetch(url, {
+    const res = await fetch(`${command.baseUrl}${command.path}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(command.body),
-      signal: AbortSignal.timeout(TRIGGER_TIMEOUT_MS),
+      signal: AbortSignal.timeout(wait),
+      dispatcher: patient,
     });
     status = res.status;
     answer = await res.json();
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    if ((error as Error).name !== "TimeoutError") return unreachable(error);
     print(
-      `cannot reach the simulator at ${command.baseUrl} (${cause}); start it (shipping-api-sim) or pass --url`,
+      `the simulator is still delivering after ${shownDuration(wait)} (the longest its switches allowed when this began; were they changed?); stopped waiting: follow the attempts with GET ${command.baseUrl}/__sim/deliveries`,
     );
     return EXIT_NOT_ACCEPTED;
   }
-  const body = answer as Partial<Emitted> & { reason?: string; errors?: Array<{ message?: string }> };
+  const body = answer as Partial<EmittedSummary> & { reason?: string; errors?: Array<{ message?: string }> };
   if (status !== 200) {
     print(`not sent: ${body.errors?.[0]?.message ?? `the simulator answered ${status}`}`);
     return status === 422 ? EXIT_INVALID_EVENT : EXIT_NOT_ACCEPTED;

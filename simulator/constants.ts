@@ -67,6 +67,11 @@ export const API_KEY_HEADER = "x-shipping-api-key";
 export const DELIVERY_USER_AGENT = "ShippingServiceSimulator/1";
 /** Most listings (`GET /__sim/requests`, `/__sim/deliveries`) streamed at once; the next one gets 429. */
 export const MAX_CONCURRENT_LISTINGS = 8;
+/**
+ * Most `POST /__sim/events` and `/__sim/resend` in progress at once (sending, then answering); the next gets
+ * 429. Each holds its deliveries' bodies and attempt records until its answer is read.
+ */
+export const MAX_CONCURRENT_EMITS = 8;
 /** Default time a listing may wait for its reader to take more, in milliseconds, before it is cut. */
 export const DEFAULT_LISTING_TIMEOUT_MS = 10_000;
 /** Longest delay a Node timer can hold, in milliseconds (2^31-1, about 24.8 days); longer ones fire at once. */

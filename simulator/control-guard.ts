@@ -22,6 +22,31 @@ export function isLoopbackHostValue(value: string): boolean {
   return name === "localhost" || name.endsWith(".localhost") || isLoopbackAddress(name);
 }
 
+/** The name part of a Host value, lower-case, without port or brackets. */
+export function hostName(value: string): string {
+  const host = value.startsWith("[") ? value.slice(1, value.indexOf("]")) : (value.split(":")[0] ?? "");
+  return host.toLowerCase();
+}
+
+/** Whether a Host value names loopback or one of the names the simulator was told it is reached by. */
+export function hostAllowed(value: string, allowed: ReadonlySet<string>): boolean {
+  return isLoopbackHostValue(value) || allowed.has(hostName(value));
+}
+
+/**
+ * The 403 of a request (any path: the API's too) whose Host names neither loopback nor an allowed name
+ * (`allowedHosts`, `--allow-host`): a web page can point its own DNS name at 127.0.0.1 and then call the
+ * simulator as a same-origin page, credentials included (DNS rebinding). A request without Host
+ * (HTTP/1.0) is not refused: a browser always sends one.
+ */
+export function hostPolicyProblem(req: IncomingMessage, allowed: ReadonlySet<string>): ApiError | undefined {
+  const host = req.headers.host;
+  if (host === undefined || hostAllowed(host, allowed)) return undefined;
+  return forbidden(
+    `the simulator answers requests addressed to a loopback name (127.0.0.1, [::1] or localhost)${allowed.size > 0 ? ` or to ${[...allowed].join(", ")}` : ""}, not Host ${shown(host)}: a web page that points its own name at this machine is refused; use the URL the simulator printed, or start it with --allow-host <name> (allowedHosts) for a name you reach it by`,
+  );
+}
+
 function forbidden(message: string): ApiError {
   return new ApiError(403, ERROR_CODES.generic, "Forbidden", message);
 }
@@ -34,13 +59,10 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /** The 403 / 415 a control request gets before any handler, or undefined when it may go on. */
-export function controlRefusal(req: IncomingMessage): ApiError | undefined {
+export function controlRefusal(req: IncomingMessage, allowed: ReadonlySet<string>): ApiError | undefined {
+  const hostProblem = hostPolicyProblem(req, allowed);
+  if (hostProblem !== undefined) return hostProblem;
   const host = req.headers.host;
-  if (host !== undefined && !isLoopbackHostValue(host)) {
-    return forbidden(
-      `control endpoints answer requests addressed to a loopback name (127.0.0.1, [::1] or localhost), not Host ${shown(host)}: a web page that points its own name at this machine is refused; use the URL the simulator printed`,
-    );
-  }
   const origin = req.headers.origin;
   if (
     origin !== undefined &&

@@ -3,7 +3,7 @@
  * answer (listings streamed through the listing gate).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { DEFAULT_BODY_LIMIT_BYTES, MAX_CONCURRENT_LISTINGS } from "./constants";
+import { DEFAULT_BODY_LIMIT_BYTES, MAX_CONCURRENT_EMITS, MAX_CONCURRENT_LISTINGS } from "./constants";
 import { type ControlTarget, handleControl } from "./control";
 import { controlRefusal } from "./control-guard";
 import { ApiError, decodeUtf8Body, ERROR_CODES, parseJsonBody } from "./errors";
@@ -16,6 +16,10 @@ export interface ControlDeps {
   bodyTimeoutMs: number;
   listingTimeoutMs: number;
   gate: ListingGate;
+  /** Counts the events and resends in progress (MAX_CONCURRENT_EMITS). */
+  emitGate: ListingGate;
+  /** Names besides loopback a Host may give (`allowedHosts`). */
+  allowedHosts: ReadonlySet<string>;
   scrub(text: string): string;
 }
 
@@ -66,16 +70,50 @@ const tooManyListings = (): ApiError =>
     { "retry-after": "1" },
   );
 
-/** Answer one control request (path starting with /__sim). */
+const tooManyEmits = (): ApiError =>
+  new ApiError(
+    429,
+    ERROR_CODES.generic,
+    "Too many requests",
+    `${MAX_CONCURRENT_EMITS} events or resends are in progress already; wait for their answers (read them to the end), then retry`,
+    { "retry-after": "1" },
+  );
+
+/** Whether a control request sends deliveries (and holds them until its answer is read). */
+const sendsDeliveries = (req: IncomingMessage, path: string): boolean =>
+  req.method === "POST" && /^\/__sim\/(events|resend)\/?$/.test(path);
+
+/**
+ * Answer one control request (path starting with /__sim). Events and resends take a slot of the emit gate
+ * for their whole life (sending, then answering), and their answer is streamed as listings are: a reader
+ * that takes nothing for `listingTimeoutMs` is cut.
+ */
 export async function answerControl(
   deps: ControlDeps,
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
 ): Promise<void> {
+  const refusal = controlRefusal(req, deps.allowedHosts);
+  const emitting = refusal === undefined && sendsDeliveries(req, path);
+  if (emitting && !deps.emitGate.enter()) return send(res, toAnswer(tooManyEmits(), deps.scrub));
+  try {
+    await answerGated(deps, req, res, path, refusal, emitting);
+  } finally {
+    if (emitting) deps.emitGate.leave();
+  }
+}
+
+async function answerGated(
+  deps: ControlDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  refusal: ApiError | undefined,
+  emitting: boolean,
+): Promise<void> {
   let result: Answer;
   try {
-    const refusal = controlRefusal(req);
     if (refusal !== undefined) throw refusal;
     result = await handleControl(deps.target, {
       method: req.method ?? "",
@@ -83,13 +121,14 @@ export async function answerControl(
       remoteAddress: req.socket.remoteAddress,
       readJson: () => readControlJson(req, deps.bodyTimeoutMs),
     });
-    if (result.body instanceof JsonChunks && req.method !== "HEAD" && !deps.gate.enter())
+    if (result.body instanceof JsonChunks && req.method !== "HEAD" && !emitting && !deps.gate.enter())
       throw tooManyListings();
   } catch (error) {
     result = toAnswer(error, deps.scrub);
   }
   if (!(result.body instanceof JsonChunks)) return send(res, result);
-  if (req.method === "HEAD") return sendChunks(res, result.status, result.body, deps.listingTimeoutMs);
+  if (req.method === "HEAD" || emitting)
+    return sendChunks(res, result.status, result.body, deps.listingTimeoutMs);
   try {
     await sendChunks(res, result.status, result.body, deps.listingTimeoutMs);
   } finally {

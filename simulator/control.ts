@@ -4,6 +4,7 @@
  * pages out is `control-guard.ts`.
  */
 import { isIPv4, isIPv6 } from "node:net";
+import type { EmittedSummary, NotDelivered } from "./delivery-types";
 import { ApiError, ERROR_CODES } from "./errors";
 import { parseEvent, parseResend } from "./event-schema";
 import type { ActiveFault } from "./faults";
@@ -23,8 +24,6 @@ export type ControlTarget = Pick<
   | "setSwitches"
   | "addFault"
   | "clearFaults"
-  | "emit"
-  | "resend"
   | "deliveries"
 > & {
   activeFaults(): ActiveFault[];
@@ -32,7 +31,19 @@ export type ControlTarget = Pick<
   requestChunks(): Iterable<string>;
   /** The delivery log as chunks of one JSON array. */
   deliveryChunks(): Iterable<string>;
+  /** `emit`, answered without the attempts' bodies and headers (the HTTP answer stays small). */
+  emitSummary(event: unknown): Promise<EmittedSummary | NotDelivered>;
+  /** `resend`, answered as `emitSummary`. */
+  resendSummary(id: string): Promise<EmittedSummary | NotDelivered>;
 };
+
+/** A summary as chunks of one JSON object: one chunk per attempt, so none is built as one large string. */
+function* summaryChunks(sent: EmittedSummary): Iterable<string> {
+  const { attempts, ...head } = sent;
+  yield `${JSON.stringify(head).slice(0, -1)},"attempts":[`;
+  for (let i = 0; i < attempts.length; i++) yield `${i === 0 ? "" : ","}${JSON.stringify(attempts[i])}`;
+  yield "]}";
+}
 
 /** A control request, detached from node:http so it can be tested with any peer address. */
 export interface ControlRequest {
@@ -110,11 +121,13 @@ const ROUTES: Record<string, Record<string, Handler>> = {
   events: {
     POST: async (t, r) => {
       const body = await r.readJson();
+      let sent: EmittedSummary | NotDelivered;
       try {
-        return ok(await t.emit(parseEvent(body)));
+        sent = await t.emitSummary(parseEvent(body));
       } catch (error) {
         return invalid(error);
       }
+      return ok(sent.delivered ? new JsonChunks(summaryChunks(sent)) : sent);
     },
   },
   resend: {
@@ -126,8 +139,8 @@ const ROUTES: Record<string, Record<string, Handler>> = {
       } catch (error) {
         return invalid(error);
       }
-      const sent = await t.resend(id);
-      if (sent.delivered) return ok(sent);
+      const sent = await t.resendSummary(id);
+      if (sent.delivered) return ok(new JsonChunks(summaryChunks(sent)));
       throw new ApiError(404, ERROR_CODES.generic, "Not found", sent.reason);
     },
   },

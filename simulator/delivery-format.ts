@@ -15,7 +15,7 @@ function targetHost(url: string): string {
  * `[duplicate]` or `[resend]` when the send was one, the error instead of the status when there was no
  * answer, and `; retry in <ms> ms` when another attempt follows.
  */
-export function formatAttempt(d: Delivery): string {
+export function formatAttempt(d: Omit<Delivery, "body" | "headers">): string {
   const send = d.send === "event" ? "" : ` [${d.send}]`;
   const outcome = d.status === undefined ? (d.error ?? d.result) : `${d.status} ${d.result}`;
   const retry = d.retryInMs === undefined ? "" : `; retry in ${d.retryInMs} ms`;

@@ -5,7 +5,7 @@
  */
 import { BoundedQueue } from "./bounded-queue";
 import { DELIVERY_LOG_LIMIT, DELIVERY_RECORD_OVERHEAD_BYTES } from "./constants";
-import type { Delivery } from "./delivery-types";
+import type { AttemptSummary, Delivery, Emitted, EmittedSummary, NotDelivered } from "./delivery-types";
 
 /** A record without its body, and the body as sent. */
 export interface LoggedDelivery {
@@ -25,6 +25,29 @@ function render({ record, bodyText }: LoggedDelivery): string {
 /** A record as the public `Delivery` (its body parsed anew). */
 export function asDelivery({ record, bodyText }: LoggedDelivery): Delivery {
   return { ...record, headers: { ...record.headers }, body: JSON.parse(bodyText) };
+}
+
+/** What a send made: the attempts as logged (their bodies as the text sent, shared, never parsed). */
+export interface Sent {
+  delivered: true;
+  accepted: boolean;
+  deliveryIds: string[];
+  attempts: LoggedDelivery[];
+}
+
+/** A send as `emit` and `resend` answer it in the library: each attempt with its parsed body. */
+export function asEmitted(sent: Sent | NotDelivered): Emitted | NotDelivered {
+  return sent.delivered ? { ...sent, attempts: sent.attempts.map(asDelivery) } : sent;
+}
+
+/** A send as the control endpoints answer it: each attempt without body and headers. */
+export function asSummary(sent: Sent | NotDelivered): EmittedSummary | NotDelivered {
+  if (!sent.delivered) return sent;
+  const attempts = sent.attempts.map(({ record }): AttemptSummary => {
+    const { headers: _headers, ...rest } = record;
+    return rest;
+  });
+  return { ...sent, attempts };
 }
 
 /** Records oldest first, at most DELIVERY_LOG_LIMIT of them and at most `maxBytes` charged bytes. */

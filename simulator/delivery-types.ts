@@ -96,6 +96,20 @@ export interface Emitted {
   attempts: Delivery[];
 }
 
+/** One attempt as `POST /__sim/events` and `/__sim/resend` answer it: no body and no headers (see the log). */
+export type AttemptSummary = Omit<Delivery, "body" | "headers">;
+
+/**
+ * The answer of `POST /__sim/events` and `POST /__sim/resend` when something was sent: as `Emitted`, with
+ * each attempt's body and headers left out (`GET /__sim/deliveries` has them), so the answer stays small.
+ */
+export interface EmittedSummary {
+  delivered: true;
+  accepted: boolean;
+  deliveryIds: string[];
+  attempts: AttemptSummary[];
+}
+
 /** The answer of `emit` and `resend` when nothing was sent. */
 export interface NotDelivered {
   delivered: false;

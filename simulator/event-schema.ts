@@ -4,24 +4,18 @@
  * MAX_LABEL_SHIPMENT_IDS ids, an event sets at most MAX_OVERRIDES fields of plain, shallow JSON.
  */
 import { z } from "zod";
-import { MAX_EVENT_COUNT, MAX_LABEL_SHIPMENT_IDS, MAX_OVERRIDES } from "./constants";
+import { MAX_EVENT_COUNT, MAX_OVERRIDES } from "./constants";
 import type { SimEvent } from "./delivery-types";
 import { nestedDeeperThan, stringifyJson } from "./json-text";
-import { InvalidInputError, parse, SHIPMENT_STATUSES, shopName } from "./schemas";
+import { EVENT_FIELD_SCHEMAS as F, FIELD_NAME, FIELD_NAME_RULE, ownFieldsMoved, UUID } from "./own-fields";
+import { InvalidInputError, parse, shopName } from "./schemas";
 
 /** Deepest nesting of a value an event sets. */
 export const MAX_OVERRIDE_DEPTH = 32;
 /** Longest JSON text of one value an event sets, in characters. */
 export const MAX_OVERRIDE_CHARS = 16 * 1024;
 
-const positiveInt = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const fieldName = z
-  .string()
-  .regex(
-    /^[A-Za-z][A-Za-z0-9_]{0,63}$/,
-    "must be a field name: a letter, then letters, digits or _ (at most 64)",
-  );
+const fieldName = z.string().regex(FIELD_NAME, FIELD_NAME_RULE);
 
 const common = {
   shop: shopName.optional(),
@@ -42,36 +36,48 @@ const simEvent = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("shipment_status_change"),
     ...common,
-    shipmentId: positiveInt.optional(),
-    status: positiveInt
-      .refine((s) => SHIPMENT_STATUSES.includes(s), "must be a known shipment status (1-19, 30-38)")
-      .optional(),
-    orderId: z.string().min(1).max(64).optional(),
+    shipmentId: F.shipmentId.optional(),
+    status: F.shipmentStatus.optional(),
+    orderId: F.orderId.optional(),
   }),
   z.strictObject({
     kind: z.literal("shipment_label_created"),
     ...common,
-    shipmentIds: z
-      .array(positiveInt)
-      .min(1)
-      .max(
-        MAX_LABEL_SHIPMENT_IDS,
-        `must hold at most ${MAX_LABEL_SHIPMENT_IDS} ids (one label batch); send several events instead`,
-      )
-      .optional(),
-    status: z.enum(["success", "failed"]).optional(),
+    shipmentIds: F.shipmentIds.optional(),
+    status: F.labelStatus.optional(),
   }),
   z.strictObject({
     kind: z.literal("order_status_change"),
     ...common,
-    uuid: z.string().regex(UUID, "must be a UUID").optional(),
-    status: z.enum(["open", "partially_processed", "processed", "cancelled"]).optional(),
+    uuid: F.uuid.optional(),
+    status: F.orderStatus.optional(),
   }),
 ]);
 
-/** Validate an event to emit; throws InvalidInputError naming the field, the rule and the fix. */
+/** The last shipment id `event` (with its `count`) names, when it names any. */
+function lastShipmentId(event: SimEvent): [string, number] | undefined {
+  const more = (event.count ?? 1) - 1;
+  if (event.kind === "shipment_status_change" && event.shipmentId !== undefined)
+    return ["shipmentId", event.shipmentId + more];
+  if (event.kind !== "shipment_label_created" || event.shipmentIds === undefined) return undefined;
+  const ids = event.shipmentIds;
+  const span = Math.max(...ids) - Math.min(...ids) + 1;
+  return ["shipmentIds", Math.max(...ids) + more * span];
+}
+
+/**
+ * Validate an event to emit; throws InvalidInputError naming the field, the rule and the fix. Payload
+ * fields of `set` that are the event's own (`status`, `shipment_id`...) are checked and moved to the event
+ * first (own-fields.ts), so they follow the same rules however they are given.
+ */
 export function parseEvent(input: unknown): SimEvent {
-  const event = parse(simEvent, input, "event") as SimEvent;
+  const event = parse(simEvent, ownFieldsMoved(input), "event") as SimEvent;
+  const last = lastShipmentId(event);
+  if (last !== undefined && !Number.isSafeInteger(last[1])) {
+    throw new InvalidInputError(
+      `invalid event: ${last[0]}: with count ${event.count ?? 1} the last shipment id would pass ${Number.MAX_SAFE_INTEGER} (Number.MAX_SAFE_INTEGER); use smaller ids or a smaller count`,
+    );
+  }
   for (const [name, value] of Object.entries(event.set ?? {})) {
     if (nestedDeeperThan(value, MAX_OVERRIDE_DEPTH)) {
       throw new InvalidInputError(

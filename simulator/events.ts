@@ -16,15 +16,8 @@ import {
   MAX_EMIT_BODY_BYTES,
 } from "./constants";
 import { type AttemptOutcome, deliveryAgent, postOnce } from "./delivery-http";
-import { asDelivery, DeliveryLog } from "./delivery-log";
-import type {
-  AttemptResult,
-  Delivery,
-  DeliverySend,
-  Emitted,
-  NotDelivered,
-  SimEvent,
-} from "./delivery-types";
+import { asDelivery, DeliveryLog, type LoggedDelivery, type Sent } from "./delivery-log";
+import type { AttemptResult, Delivery, DeliverySend, NotDelivered, SimEvent } from "./delivery-types";
 import { eventPayloads, neverNotifies } from "./fixtures";
 import { stringifyJson } from "./json-text";
 import { InvalidInputError } from "./schemas";
@@ -94,7 +87,7 @@ export class Deliverer {
   }
 
   /** Notify the shop's subscriber about `event`; resolves once every delivery is accepted or given up. */
-  async emit(event: SimEvent): Promise<Emitted | NotDelivered> {
+  async emit(event: SimEvent): Promise<Sent | NotDelivered> {
     const shop = event.shop ?? this.deps.firstShop;
     const hook: Hook = event.kind;
     if (!this.deps.store.hasShop(shop)) return { delivered: false, reason: `unknown shop "${shop}"` };
@@ -129,7 +122,7 @@ export class Deliverer {
         `invalid event: its deliveries would hold ${total} bytes, more than ${MAX_EMIT_BODY_BYTES}; send a smaller count or smaller set values`,
       );
     }
-    const attempts: Delivery[] = [];
+    const attempts: LoggedDelivery[] = [];
     const deliveryIds: string[] = [];
     let accepted = true;
     for (const target of targets) {
@@ -144,7 +137,7 @@ export class Deliverer {
   }
 
   /** Send logged delivery `id` again: same id, body and URL; new attempts as the switches say. */
-  async resend(id: string): Promise<Emitted | NotDelivered> {
+  async resend(id: string): Promise<Sent | NotDelivered> {
     const logged = this.log.find(id);
     if (logged === undefined) {
       return {
@@ -153,7 +146,7 @@ export class Deliverer {
       };
     }
     const { shop, hook, url, events } = logged.record;
-    const attempts: Delivery[] = [];
+    const attempts: LoggedDelivery[] = [];
     const target: Target = { id, shop, hook, url, bodyText: logged.bodyText, events };
     const accepted = await this.sendWithRetries(target, "resend", attempts);
     return { delivered: true, accepted, deliveryIds: [id], attempts };
@@ -167,7 +160,11 @@ export class Deliverer {
   }
 
   /** Attempt `target` until accepted or out of attempts; appends each record to `into`; true if accepted. */
-  private async sendWithRetries(target: Target, send: DeliverySend, into: Delivery[]): Promise<boolean> {
+  private async sendWithRetries(
+    target: Target,
+    send: DeliverySend,
+    into: LoggedDelivery[],
+  ): Promise<boolean> {
     const maxAttempts = this.deps.switches().deliveryAttempts;
     for (let attempt = 1; attempt <= maxAttempts && !this.closed; attempt++) {
       const switches = this.deps.switches();
@@ -210,8 +207,8 @@ export class Deliverer {
       };
       const logged = { record, bodyText: target.bodyText };
       this.log.add(logged);
-      into.push(asDelivery(logged));
-      this.tell(asDelivery(logged));
+      into.push(logged);
+      if (this.deps.onAttempt !== undefined) this.tell(asDelivery(logged));
       if (result === "accepted") return true;
       if (record.retryInMs !== undefined) await this.wait(record.retryInMs);
     }

@@ -19,9 +19,11 @@ export { isLoopbackHost, startSimulator } from "./simulator";
 /** The public types (contract shared with provider/). */
 export type {
   AttemptResult,
+  AttemptSummary,
   Delivery,
   DeliverySend,
   Emitted,
+  EmittedSummary,
   FaultSpec,
   Hook,
   NotDelivered,

@@ -15,9 +15,12 @@ export class JsonChunks {
 export class ListingGate {
   private inProgress = 0;
 
-  /** Take a slot; false when MAX_CONCURRENT_LISTINGS are already being sent. */
+  /** A gate of `limit` slots (default MAX_CONCURRENT_LISTINGS). */
+  constructor(readonly limit = MAX_CONCURRENT_LISTINGS) {}
+
+  /** Take a slot; false when `limit` are taken already. */
   enter(): boolean {
-    if (this.inProgress >= MAX_CONCURRENT_LISTINGS) return false;
+    if (this.inProgress >= this.limit) return false;
     this.inProgress += 1;
     return true;
   }

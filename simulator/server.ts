@@ -13,8 +13,14 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { type ApiDeps, handleApi } from "./api";
 import { wwwAuthenticate } from "./auth";
-import { CONNECTIONS_CHECK_INTERVAL_MS, DEFAULT_STALL_MS, HEADERS_TIMEOUT_MS } from "./constants";
+import {
+  CONNECTIONS_CHECK_INTERVAL_MS,
+  DEFAULT_STALL_MS,
+  HEADERS_TIMEOUT_MS,
+  MAX_CONCURRENT_EMITS,
+} from "./constants";
 import type { ControlTarget } from "./control";
+import { hostPolicyProblem } from "./control-guard";
 import { answerControl, type ControlDeps, toAnswer } from "./control-http";
 import { ApiError, ERROR_CODES } from "./errors";
 import type { FaultList } from "./faults";
@@ -40,6 +46,8 @@ export interface ServerDeps {
   faults: FaultList;
   /** Time a streamed listing may wait for its reader, in milliseconds, before it is cut. */
   listingTimeoutMs: number;
+  /** Names besides loopback a Host may give, lower-case (`allowedHosts`). */
+  allowedHosts: ReadonlySet<string>;
 }
 
 /** A server plus the means to stop it without waiting for stalled or delayed requests. */
@@ -187,6 +195,8 @@ export function createSimServer(deps: ServerDeps): SimServer {
     bodyTimeoutMs: deps.api.bodyTimeoutMs,
     listingTimeoutMs: deps.listingTimeoutMs,
     gate: new ListingGate(),
+    emitGate: new ListingGate(MAX_CONCURRENT_EMITS),
+    allowedHosts: deps.allowedHosts,
     scrub: (text) => deps.api.ring.scrub(text),
   };
 
@@ -209,7 +219,7 @@ export function createSimServer(deps: ServerDeps): SimServer {
       target = { ...splitRaw(req.url ?? "/"), path: "" };
       refusal = error as ApiError;
     }
-    refusal ??= transferCodingProblem(req);
+    refusal ??= transferCodingProblem(req) ?? hostPolicyProblem(req, deps.allowedHosts);
     if (refusal !== undefined && isControlPath(target.rawPath)) {
       answer(res, undefined, errorAnswer(refusal));
       return;

@@ -16,7 +16,8 @@ import {
   MAX_TIMER_MS,
   MIN_REQUEST_LOG_BYTES,
 } from "./constants";
-import { isLoopbackAddress } from "./control";
+import { type ControlTarget, isLoopbackAddress } from "./control";
+import { asEmitted, asSummary } from "./delivery-log";
 import { ApiError, ERROR_CODES } from "./errors";
 import { parseEvent, parseResend } from "./event-schema";
 import { Deliverer } from "./events";
@@ -37,6 +38,7 @@ export function isLoopbackHost(host: string): boolean {
 
 interface CheckedOptions {
   host: string;
+  allowedHosts: ReadonlySet<string>;
   port: number;
   logLimit: number;
   logBytes: number;
@@ -51,6 +53,22 @@ function integerOption(name: string, value: number, min: number, max: number): n
     throw new InvalidInputError(`${name} ${value} is not an integer in ${min}-${max}`);
   }
   return value;
+}
+
+/** A name `allowedHosts` may hold: a DNS name or IPv4 address (letters, digits, `.`, `-`, `_`), or an [IPv6]. */
+const ALLOWED_HOST = /^([a-z0-9_]([a-z0-9._-]{0,252})|\[[0-9a-f:.]+\])$/i;
+
+function allowedHostNames(names: unknown): ReadonlySet<string> {
+  if (names === undefined) return new Set();
+  if (!Array.isArray(names)) throw new InvalidInputError("allowedHosts must be an array of host names");
+  for (const name of names) {
+    if (typeof name !== "string" || !ALLOWED_HOST.test(name)) {
+      throw new InvalidInputError(
+        `allowedHosts: ${JSON.stringify(name)} is not a host name (no port, no scheme), e.g. "sim" or "shipping-sim.internal"`,
+      );
+    }
+  }
+  return new Set(names.map((n: string) => n.toLowerCase().replace(/^\[(.*)\]$/, "$1")));
 }
 
 function checkOptions(options: SimulatorOptions): CheckedOptions {
@@ -90,7 +108,16 @@ function checkOptions(options: SimulatorOptions): CheckedOptions {
     throw new InvalidInputError("onDelivery must be a function (it is called with each delivery attempt)");
   }
   const bare = host.startsWith("[") ? host.slice(1, -1) : host;
-  return { host: bare, port, logLimit, logBytes, deliveryLogBytes, bodyTimeoutMs, listingTimeoutMs };
+  return {
+    host: bare,
+    allowedHosts: allowedHostNames(options.allowedHosts),
+    port,
+    logLimit,
+    logBytes,
+    deliveryLogBytes,
+    bodyTimeoutMs,
+    listingTimeoutMs,
+  };
 }
 
 /**
@@ -114,6 +141,8 @@ interface ControlExtras {
   activeFaults: FaultList["list"];
   requestChunks: RequestLog["listingChunks"];
   deliveryChunks: Deliverer["listingChunks"];
+  emitSummary: ControlTarget["emitSummary"];
+  resendSummary: ControlTarget["resendSummary"];
 }
 
 function sameRateLimit(a: Switches["rateLimit"], b: Switches["rateLimit"]): boolean {
@@ -187,8 +216,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     },
     deliveries: () => deliverer.list(),
     deliveryChunks: () => deliverer.listingChunks(),
-    emit: async (event) => deliverer.emit(parseEvent(event)),
-    resend: async (id) => deliverer.resend(parseResend({ id })),
+    emit: async (event) => asEmitted(await deliverer.emit(parseEvent(event))),
+    resend: async (id) => asEmitted(await deliverer.resend(parseResend({ id }))),
+    emitSummary: async (event) => asSummary(await deliverer.emit(parseEvent(event))),
+    resendSummary: async (id) => asSummary(await deliverer.resend(parseResend({ id }))),
   };
 
   const simServer = createSimServer({
@@ -197,6 +228,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     log,
     faults,
     listingTimeoutMs: checked.listingTimeoutMs,
+    allowedHosts: checked.allowedHosts,
   });
   await new Promise<void>((resolve, reject) => {
     simServer.server.once("error", reject);

@@ -11,9 +11,11 @@ export type { Hook } from "../contract/hooks";
 /** Events and delivery records (delivery-types.ts), re-exported so every public type is importable from here. */
 export type {
   AttemptResult,
+  AttemptSummary,
   Delivery,
   DeliverySend,
   Emitted,
+  EmittedSummary,
   NotDelivered,
   PayloadOverrides,
   SimEvent,
@@ -149,6 +151,12 @@ export interface SimulatorOptions {
   port?: number;
   /** Default "127.0.0.1"; anything that is not a loopback address is refused. */
   host?: string;
+  /**
+   * Names (besides loopback) a request's Host may give, e.g. `["sim"]` when clients reach the simulator as
+   * `http://sim:4010` (an /etc/hosts alias or a container's extra host). Any other Host is answered 403,
+   * on every path (DNS rebinding). Default none.
+   */
+  allowedHosts?: string[];
   /** JSON persistence file; absent = in memory. */
   dataFile?: string;
   /** Default: DEFAULT_SHOPS. */

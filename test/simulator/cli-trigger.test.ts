@@ -140,7 +140,7 @@ describe("trigger and resend", () => {
       "--url",
       sim.baseUrl,
     ]);
-    expect(bad.out).toMatch(/not sent: invalid event: status: /);
+    expect(bad.out).toMatch(/not sent: invalid event: set\.status: must be one of open, /);
     expect(bad.code).toBe(2);
     const down = await runCli(["trigger", "order_status_change", "--url", "http://127.0.0.1:1"]);
     expect(down.out).toContain("cannot reach the simulator at http://127.0.0.1:1");
@@ -149,7 +149,7 @@ describe("trigger and resend", () => {
 });
 
 describe("parsing", () => {
-  it("maps wire fields of the hook to event fields, the rest to set; values as JSON when they parse", () => {
+  it("sends every field in set (the simulator maps the event's own); values as JSON when they parse", () => {
     const command = parseClientCommand(
       "trigger",
       [
@@ -169,12 +169,11 @@ describe("parsing", () => {
       baseUrl: DEFAULT_SIM_URL,
       path: "/__sim/events",
       what: "event",
+      events: 3,
       body: {
         kind: "shipment_label_created",
-        shipmentIds: [1, 2],
-        status: "failed",
         count: 3,
-        set: { pdf: null },
+        set: { shipment_ids: [1, 2], status: "failed", pdf: null },
       },
     });
     expect(parseClientCommand("resend", ["abc"], { [URL_ENV]: "http://localhost:9" }).baseUrl).toBe(
