@@ -4,104 +4,33 @@
  * CLI from PATH, keys only in SHIPPING_SHOPS. 4 groups x 3 shops x 3 hooks against the simulator, concurrency
  * 2: every hook subscribed, each stack holds only its own shops, a second up writes nothing, a preview shows
  * each stack's changes and writes nothing, a bad key fails only its group (exit status 1, the others deploy),
- * destroy removes everything.
+ * destroy removes everything, and no key or lock is left anywhere. The fleet file, the pool and the refusals
+ * before a deploy are fleet.fileAndPool.test.ts.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type * as fleetModule from "../../examples/fleet/fleet";
-import type * as poolModule from "../../examples/fleet/pool";
 import { HOOKS } from "../../provider/hooks";
-import { type RunningSimulator, type ShopSeed, startSimulator } from "../../simulator";
-import { type ProcessResult, runProcess } from "../package/support/process";
+import { type RunningSimulator, startSimulator } from "../../simulator";
+import type { ProcessResult } from "../package/support/process";
 import { secretForms } from "../support/shops";
-import { dist, REPO_ROOT, type Sandbox, sandbox } from "./support/engine";
-
-const CLI = join(REPO_ROOT, "dist", "examples", "fleet", "cli.js");
-const fleetLib = dist.module("examples/fleet/fleet.js") as typeof fleetModule;
-const pool = dist.module("examples/fleet/pool.js") as typeof poolModule;
-
-const PROJECT = "fleet-test";
-const GROUPS = ["g-1", "g-2", "g-3", "g-4"];
-const SHOPS_PER_GROUP = 3;
-const CONCURRENCY = 2;
-/** One run of the command line: 4 stacks, 2 at a time, on a loaded 2-core machine. Finite, so nothing hangs. */
-const RUN_DEADLINE_MS = 300_000;
-
-const shopName = (group: string, i: number) => `${group}-shop-${i + 1}`;
-const shopsOf = (group: string) => Array.from({ length: SHOPS_PER_GROUP }, (_, i) => shopName(group, i));
-const ALL_SHOPS = GROUPS.flatMap(shopsOf);
-const keyOf = (shop: string) => `fleet-test-key-${shop}`;
-const SEEDS: ShopSeed[] = ALL_SHOPS.map((name) => ({ name, keys: { readWrite: [keyOf(name)] } }));
-const urlOf = (shop: string, hook: string, version: number) =>
-  `https://hooks.example.com/${shop}/${hook}/v${version}`;
-/** A key the API does not know, one per shop (one shared key would make the shops one shop to the provider). */
-const badKeyOf = (shop: string) => `fleet-test-wrong-key-${shop}`;
-
-/** The fleet file: every shop gets the three hooks at URL version `version`. */
-function fleetYaml(baseUrl: string, version: number): string {
-  const hooks = HOOKS.map((hook) => `  ${hook}: https://hooks.example.com/{shop}/${hook}/v${version}`);
-  const groups = GROUPS.map((group) => `  ${group}: [${shopsOf(group).join(", ")}]`);
-  return [`project: ${PROJECT}`, `baseUrl: ${baseUrl}`, "hooks:", ...hooks, "groups:", ...groups, ""].join(
-    "\n",
-  );
-}
-
-/** SHIPPING_SHOPS with every shop's key; the shops of `badGroup` get a key the API does not know. */
-function shopsEnv(badGroup?: string): string {
-  return JSON.stringify(
-    Object.fromEntries(
-      ALL_SHOPS.map((shop) => [
-        shop,
-        { apiKey: badGroup && shop.startsWith(`${badGroup}-`) ? badKeyOf(shop) : keyOf(shop) },
-      ]),
-    ),
-  );
-}
-
-/** Runs the fleet command line as a user would, bounded by {@link RUN_DEADLINE_MS}. */
-function fleetCli(
-  box: Sandbox,
-  args: readonly string[],
-  env: Record<string, string>,
-): Promise<ProcessResult> {
-  const cliBin = join(dist.pulumiCli.pulumiCliRoot(), "bin");
-  return runProcess(process.execPath, [CLI, ...args], {
-    cwd: box.root,
-    env: {
-      ...process.env,
-      PATH: `${cliBin}${delimiter}${process.env.PATH ?? ""}`,
-      PULUMI_HOME: box.pulumiHome,
-      PULUMI_CONFIG_PASSPHRASE: "fleet-test-passphrase",
-      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-      SHIPPING_SHOPS: "",
-      SHIPPING_API_KEY: "",
-      PULUMI_BACKEND_URL: "",
-      ...env,
-    },
-    deadlineMs: RUN_DEADLINE_MS,
-  });
-}
-
-/** The arguments of one operation over the test fleet. */
-function fleetArgs(box: Sandbox, operation: string): string[] {
-  return [
-    operation,
-    "--fleet",
-    join(box.root, "fleet.yaml"),
-    "--concurrency",
-    String(CONCURRENCY),
-    "--backend",
-    `file://${box.backendDir}`,
-    "--work-dir",
-    box.workDir,
-  ];
-}
-
-/** The progress lines of one stack. */
-function linesOf(run: ProcessResult, group: string): string[] {
-  return run.stdout.split("\n").filter((line) => line.startsWith(`[${group}] `));
-}
+import { type Sandbox, sandbox } from "./support/engine";
+import {
+  ALL_SHOPS,
+  badKeyOf,
+  CONCURRENCY,
+  fleetArgs,
+  fleetCli,
+  fleetYaml,
+  GROUPS,
+  keyOf,
+  linesOf,
+  PROJECT,
+  SEEDS,
+  shopsEnv,
+  shopsOf,
+  urlOf,
+} from "./support/fleet";
 
 /** Most stacks running at once, from the order of the started / done / failed lines. */
 function mostInFlight(run: ProcessResult): number {
@@ -157,86 +86,6 @@ beforeAll(async () => {
   sim = await startSimulator({ shops: SEEDS });
 });
 afterAll(() => sim.close());
-
-describe("examples/fleet: the fleet file and the pool", () => {
-  it("reports every problem of a fleet file with its path, before anything runs", () => {
-    let message = "";
-    try {
-      fleetLib.parseFleet({
-        project: "p",
-        hooks: { order_status_change: "https://hooks.example.com/{shop}/Orders", nope: "https://x.example" },
-        groups: { a: ["acme"], b: { acme: null }, "bad name": ["x"] },
-      });
-    } catch (error) {
-      message = (error as Error).message;
-    }
-    expect(message).toMatch(/^fleet file: invalid fleet:/);
-    expect(message).toMatch(/\n {2}hooks\.nope: not a hook; use one of shipment_status_change, /);
-    expect(message.match(/hooks\.nope/g)).toHaveLength(1);
-    expect(message).toMatch(/\n {2}groups\.a\.acme\.order_status_change: .* must be lowercase/);
-    expect(message).toMatch(/\n {2}groups\.b\.acme: already in group a/);
-    expect(message).toMatch(/\n {2}groups\.bad name: not a stack name/);
-    expect(() => fleetLib.parseFleet({ project: "p", groups: {} })).toThrow(
-      /groups: must map each stack name/,
-    );
-  });
-
-  it("splits shops into near-equal groups in order", () => {
-    expect(fleetLib.splitEvenly([1, 2, 3, 4, 5, 6, 7], 3)).toEqual([
-      [1, 2, 3],
-      [4, 5],
-      [6, 7],
-    ]);
-    expect(fleetLib.groupName(0, 10)).toBe("group-01");
-  });
-
-  it("never runs more than K tasks at once, and runs them all", async () => {
-    let running = 0;
-    let most = 0;
-    const results = await pool.mapWithConcurrency(
-      Array.from({ length: 9 }, (_, i) => i),
-      3,
-      async (i) => {
-        most = Math.max(most, ++running);
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        running--;
-        return i * 2;
-      },
-      () => -1,
-    );
-    expect(most).toBe(3);
-    expect(results).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16]);
-  });
-
-  it("a bad fleet file or a missing passphrase exits 2, a shop without a key fails its stack: nothing is deployed", async () => {
-    const box = sandbox("fleet-bad");
-    writeFileSync(join(box.root, "fleet.yaml"), "project: p\ngroups:\n  a: [acme]\n");
-    const noHooks = await fleetCli(box, fleetArgs(box, "up"), { SHIPPING_SHOPS: shopsEnv() });
-    expect(noHooks.status).toBe(2);
-    expect(noHooks.stderr).toMatch(/groups\.a\.acme: no hooks/);
-    writeFileSync(join(box.root, "fleet.yaml"), fleetYaml(sim.baseUrl, 1));
-    const noPassphrase = await fleetCli(box, fleetArgs(box, "up"), {
-      SHIPPING_SHOPS: shopsEnv(),
-      PULUMI_CONFIG_PASSPHRASE: "",
-    });
-    expect(noPassphrase.status).toBe(2);
-    expect(noPassphrase.stderr).toMatch(/PULUMI_CONFIG_PASSPHRASE is not set/);
-    const withoutG1 = JSON.stringify(
-      Object.fromEntries(
-        ALL_SHOPS.filter((shop) => !shop.startsWith("g-1-")).map((s) => [s, { apiKey: keyOf(s) }]),
-      ),
-    );
-    const noKey = await fleetCli(box, [...fleetArgs(box, "up"), "--stack", "g-1"], {
-      SHIPPING_SHOPS: withoutG1,
-    });
-    expect(noKey.status).toBe(1);
-    expect(linesOf(noKey, "g-1")[1]).toMatch(
-      /^\[g-1\] up FAILED after [\d.]+ s: SHIPPING_SHOPS has no key for g-1-shop-1, g-1-shop-2, g-1-shop-3: add \{"g-1-shop-1": \{"apiKey": "\.\.\."\}\}/,
-    );
-    expect(existsSync(join(box.backendDir, ".pulumi"))).toBe(false);
-    expect(sim.requests()).toEqual([]);
-  });
-});
 
 describe("examples/fleet: 4 stacks x 3 shops, concurrency 2, against the simulator", () => {
   it("up, a no-op up, preview, a failing group, destroy", async () => {

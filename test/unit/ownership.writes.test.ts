@@ -1,0 +1,188 @@
+/**
+ * The ownership rule as data (provider/ownership.ts, provider/createRule.ts), before a write: `delete` acts
+ * only on `ours` (and not on an id another resource claims); `diff` refuses or lets the change go on, asking
+ * the service nothing; `replace` is a replacement's create settling the old id; and a create posts, adopts or
+ * refuses. Each row gives what is recorded, configured and reported, and the verdict. The read table is
+ * ownership.read.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { type CreateFacts, planCreate } from "../../provider/createRule";
+import {
+  ACME,
+  ALT,
+  API,
+  FROM_01,
+  live,
+  MOVED,
+  OTHER_API,
+  PINNED,
+  RECORDED,
+  type Row,
+  shop,
+  URL,
+  verdictOf,
+} from "./support/ownershipRows";
+
+const rows: Array<[string, Row, string | RegExp]> = [
+  // delete
+  ["delete: ours", { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }) }, "ours at (default)"],
+  [
+    "delete: another resource of this deployment creates, adopts or keeps the id",
+    { op: "delete", named: shop(ACME), claimedAt: [API] },
+    "claimed",
+  ],
+  [
+    "delete: claimed at another API is not this id",
+    { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }), claimedAt: [OTHER_API] },
+    "ours at (default)",
+  ],
+  [
+    "delete: state of 0.1, claimed at the API it is found at",
+    { op: "delete", recorded: FROM_01, named: shop(ACME), claimedAt: [API] },
+    "claimed",
+  ],
+  [
+    "delete: taken since (another URL)",
+    { op: "delete", named: shop(ACME, { listing: [live(7, "1", { url: "https://x.example.com" })] }) },
+    "taken at (default)",
+  ],
+  [
+    "delete: absent, 404 to the question",
+    { op: "delete", named: shop(ACME, { listing: [] }), answer: "gone" },
+    "gone",
+  ],
+  [
+    "delete: absent, this key may not ask: refuse (it may be elsewhere)",
+    { op: "delete", named: shop(ACME, { listing: [] }), answer: "cannotAsk" },
+    /^refuse: shipping:apiKey: .* refused the DELETE that asks/,
+  ],
+  [
+    "delete: the key reaches shop 2",
+    { op: "delete", named: shop(ACME, { listing: [live(9, "2")] }) },
+    /^refuse: shipping:apiKey: the key of the default shop now reaches shop_id 2/,
+  ],
+  // diff: refuses before any write, asks the service nothing
+  [
+    "diff: the same API and shop",
+    { op: "diff", named: shop(ACME, { listing: [live(7, "1")] }) },
+    "ours at (default)",
+  ],
+  [
+    "diff: the recorded id is gone from the recorded shop: go on, and say so",
+    { op: "diff", named: shop(ACME, { listing: [live(8, "1")] }) },
+    "ours at (default), drifted",
+  ],
+  [
+    "diff: the recorded id points at another URL now: go on, and say so",
+    { op: "diff", named: shop(ACME, { listing: [live(7, "1", { url: "https://x.example.com" })] }) },
+    "ours at (default), drifted",
+  ],
+  ["diff: the shop not listed yet", { op: "diff", named: shop(ACME) }, "needListing (default)@1"],
+  [
+    "diff: another API",
+    { op: "diff", named: shop(MOVED) },
+    /^refuse: shipping:baseUrl: the default shop now reaches http:\/\/127\.0\.0\.1:2, but subscription 7/,
+  ],
+  [
+    "diff: the key reaches shop 2",
+    { op: "diff", named: shop(ACME, { listing: [live(9, "2")] }) },
+    /^refuse: shipping:apiKey: the key of the default shop now reaches shop_id 2/,
+  ],
+  [
+    "diff: the shop lists nothing: it cannot say which it is",
+    { op: "diff", named: shop(ACME, { listing: [] }) },
+    /^refuse: shipping:apiKey: .* now lists no subscription at all/,
+  ],
+  [
+    "diff: no shop recorded (service sends none): nothing to compare",
+    { op: "diff", recorded: { ...RECORDED, shopId: undefined }, named: shop(ACME) },
+    "ours at (default)",
+  ],
+  [
+    "diff: state of 0.1: nothing to compare",
+    { op: "diff", recorded: FROM_01, named: shop(MOVED) },
+    "ours at (default)",
+  ],
+  [
+    "diff: never looks elsewhere (a changed shop input replaces)",
+    {
+      op: "diff",
+      named: shop(ACME, { listing: [live(9, "2")] }),
+      others: [shop(ALT, { listing: [live(7, "1")] })],
+    },
+    /^refuse: shipping:apiKey/,
+  ],
+  [
+    "diff: pinned to 1, the key reaches 2",
+    { op: "diff", named: shop(PINNED, { listing: [live(9, "2")] }) },
+    /^refuse: shipping:shopId: pins shop 1/,
+  ],
+  // a replacement's create settles the recorded id in its shop first
+  [
+    "replace: the old id is listed in the shop",
+    { op: "replace", named: shop(ACME, { listing: [live(7, "1")] }) },
+    "ours at (default)",
+  ],
+  [
+    "replace: absent, the listing shows the shop",
+    { op: "replace", named: shop(ACME, { listing: [live(8, "1")] }) },
+    "gone",
+  ],
+  [
+    "replace: absent from a shop that lists nothing: ask",
+    { op: "replace", named: shop(ACME, { listing: [] }) },
+    "needGoneAnswer (default)@1",
+  ],
+  [
+    "replace: ... another shop's: refuse before writing",
+    { op: "replace", named: shop(ACME, { listing: [] }), answer: "elsewhere" },
+    /^refuse: shipping:apiKey: .* belongs to another shop/,
+  ],
+  [
+    "replace: ... this key may not ask: refuse",
+    { op: "replace", named: shop(ACME, { listing: [] }), answer: "cannotAsk" },
+    /^refuse: shipping:apiKey: .* refused the DELETE/,
+  ],
+];
+
+describe("the ownership rule: a recorded subscription", () => {
+  it.each(rows)("%s", (_, row, expected) => {
+    const verdict = verdictOf(row);
+    if (typeof expected === "string") expect(verdict).toBe(expected);
+    else expect(verdict).toMatch(expected);
+  });
+});
+
+const creates: Array<[string, Partial<CreateFacts>, string]> = [
+  ["no live subscription of the hook: POST", {}, "post"],
+  ["live with the declared URL: adopt, no write", { live: live(3, "1") }, "adopt"],
+  [
+    "live with another URL (an ERP, another stack): POST over it",
+    { live: live(3, "1", { url: "https://erp.example.com" }) },
+    "post",
+  ],
+  ["the same hook twice in one batch: refuse", { duplicate: true }, "refuse"],
+  [
+    "another key of the same shop created the hook this deployment: refuse",
+    { createdByOtherKey: true },
+    "refuse",
+  ],
+  [
+    "live and kept by another resource of the program: refuse",
+    { live: live(3, "1"), liveKept: true },
+    "refuse",
+  ],
+];
+
+describe("the ownership rule: a create", () => {
+  it.each(creates)("%s", (_, facts, expected) => {
+    const plan = planCreate({
+      url: URL,
+      duplicate: false,
+      createdByOtherKey: false,
+      liveKept: false,
+      ...facts,
+    });
+    expect(plan.kind).toBe(expected);
+  });
+});
