@@ -9,11 +9,19 @@ import type { NewSubscription } from "./client/shippingClient";
 import type { Clients } from "./clients";
 import { planCreate } from "./createRule";
 import { ShippingRequestError } from "./errors/requestError";
+import { ShippingError } from "./errors/shippingError";
 import type { Claims } from "./facts/claims";
 import type { Declarations } from "./facts/declarations";
 import type { ShopViews } from "./facts/shopViews";
 import { pinRefusal, type ShopIdentity, shopIdentityOf } from "./ownership";
-import { declaredTwice, overwrittenAtOnce, pinMismatch, unmatchedId, WRITTEN_AND_UNDONE } from "./refusals";
+import {
+  declaredTwice,
+  outcomeUnknown,
+  overwrittenAtOnce,
+  pinMismatch,
+  unmatchedId,
+  WRITTEN_AND_UNDONE,
+} from "./refusals";
 import type { ShopTarget } from "./settings";
 import type { Writes } from "./writes";
 
@@ -236,9 +244,13 @@ export class CreateBatches {
       const refusal = error instanceof ShippingRequestError && error.status < 500 && error.status !== 429;
       if (refusal && (subs.length === 1 || !ITEM_REFUSALS.has(error.status)))
         return subs.map(() => ({ error }));
-      // Not the pin's check here: an applied write into a pinned shop that listed nothing is found, then read
-      // back and checked (and undone) by its create, like an answered one.
-      const applied = refusal ? [] : await views.listing(target).catch(() => []);
+      // No pin check here: an applied write found below is read back and checked by its create, like any.
+      const applied = refusal ? [] : await this.#ctx.writes.relist(target);
+      // Applied or not, nobody can tell: sending it again would only hide that, so each create fails saying so.
+      if (applied === undefined) {
+        const unknown = new ShippingError(outcomeUnknown(target, subs, error), { cause: error });
+        return subs.map(() => ({ error: unknown }));
+      }
       return Promise.all(
         subs.map(async (sub): Promise<ItemResult<Written>> => {
           const found = applied.find((s) => s.hook === sub.hook && s.url === sub.url);

@@ -143,7 +143,7 @@ function diffVerdict(recorded: Recorded, shop: ShopFacts): Verdict {
   if (recorded.api === undefined) return { kind: "ours", target: shop.target };
   if (shop.target.api !== recorded.api)
     return { kind: "refuse", error: targetChanged(recorded, shop.target, undefined) };
-  if (recorded.shopId === undefined) return { kind: "ours", target: shop.target };
+  if (recorded.shopId === undefined) return unnamedShopDiff(recorded, shop);
   if (shop.listing === undefined) return { kind: "needListing", target: shop.target };
   const refusal = pinRefusal(shop as Listed);
   if (refusal !== undefined) return { kind: "refuse", error: refusal };
@@ -158,6 +158,17 @@ function diffVerdict(recorded: Recorded, shop: ShopFacts): Verdict {
   if (identity !== undefined && (live === undefined || !isRecorded(live, recorded)))
     return { kind: "ours", target: shop.target, warning: drifted(recorded, shop.target, live) };
   return { kind: "ours", target: shop.target };
+}
+
+/**
+ * Diff of a subscription recorded where the service names no shop: nothing to refuse on (the key may reach
+ * another shop, unseen), but a listing that lacks it or shows it changed is drift, said as such.
+ */
+function unnamedShopDiff(recorded: Recorded, shop: ShopFacts): Verdict {
+  const live = shop.listing?.find((s) => s.id === recorded.id);
+  if (shop.listing === undefined || (live !== undefined && isRecorded(live, recorded)))
+    return { kind: "ours", target: shop.target };
+  return { kind: "ours", target: shop.target, warning: drifted(recorded, shop.target, live, true) };
 }
 
 /**

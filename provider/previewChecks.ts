@@ -29,6 +29,8 @@ class PreviewFacts {
   readonly views = new ShopViews((target) => this.clients.for(target).list());
   /** Shops (by `shopKey`) already told how to pin them. */
   readonly hinted = new Set<string>();
+  /** Shops (by `shopKey`) whose key was refused or whose API could not be reached: told once, not asked again. */
+  readonly unusable = new Set<string>();
 }
 
 const factsByDeployment = new WeakMap<object, PreviewFacts>();
@@ -74,19 +76,27 @@ export function listedFirst(
   if (!pulumi.runtime.isDryRun()) return hook;
   return pulumi.all([hook, args.url, args.shop]).apply(async ([knownHook, url, shop]) => {
     const checked = checkable(name, knownHook, url, shop);
-    if (checked !== undefined) await listing(checked);
+    if (checked !== undefined) await listing(checked, true);
     return knownHook;
   });
 }
 
-async function listing(checked: Checked): Promise<LiveSubscription[]> {
+/**
+ * The shop's listing, or undefined once the shop is known unusable. With `report`, the first resource of a
+ * shop whose key is refused or whose API cannot be reached fails with the fix; the others of that shop do not
+ * repeat it (one error per shop, one failed GET).
+ */
+async function listing(checked: Checked, report: boolean): Promise<LiveSubscription[] | undefined> {
   const { facts, target, name } = checked;
+  if (facts.unusable.has(target.shopKey)) return undefined;
   try {
     return await facts.views.listing(target);
   } catch (error) {
-    if (error instanceof ShippingRequestError || error instanceof ShippingConnectionError)
-      throw programError(shopUnusable(name, target, error));
-    throw error;
+    const unusable = error instanceof ShippingRequestError || error instanceof ShippingConnectionError;
+    if (!report || (unusable && facts.unusable.has(target.shopKey))) return undefined;
+    if (!unusable) throw error;
+    facts.unusable.add(target.shopKey);
+    throw programError(shopUnusable(name, target, error));
   }
 }
 
@@ -104,7 +114,7 @@ export function tellInPreview(
   pulumi.all([args.hook, args.url, args.shop]).apply(async ([hook, url, shop]) => {
     const checked = checkable(name, hook, url, shop);
     if (checked === undefined) return;
-    const live = await listing(checked).catch(() => undefined);
+    const live = await listing(checked, false);
     if (live === undefined) return;
     hintPin(resource, checked, live);
     if ((await known) === false) return tellTakeover(resource, checked, live);
@@ -149,7 +159,7 @@ function tellDrift(
   { id, api, shopId }: RecordedOutputs,
 ): void {
   const { target, hook, url, facts } = checked;
-  if (typeof id !== "number" || api !== target.api || shopId === undefined) return;
+  if (typeof id !== "number" || api !== target.api) return;
   const recorded = { id, hook, url, shop: undefined, api, shopId, accountId: undefined };
   const verdict = decideRecorded({
     operation: "diff",

@@ -22,6 +22,13 @@ function keySetting(target: ShopTarget): string {
   return target.label === "(default)" ? "shipping:apiKey" : `shipping:shops.${target.label}.apiKey`;
 }
 
+/** The command that sets the shop's key, as secret config (`--path` for an entry of `shipping:shops`). */
+function setKeyCommand(target: ShopTarget): string {
+  return target.label === "(default)"
+    ? "pulumi config set --secret shipping:apiKey <key>"
+    : `pulumi config set --secret --path '${keySetting(target)}' <key>`;
+}
+
 /** A shop as a person names it: its entry of `shipping:shops`, or the default shop. */
 export function shopName(label: string | undefined): string {
   return label === undefined || label === "(default)" ? "the default shop" : `shop ${label}`;
@@ -218,6 +225,20 @@ export function unconfirmedWrite(
 }
 
 /** What the next `up` says of an unconfirmed write it still cannot confirm. */
+/**
+ * A POST whose answer was lost (no status from the service) in a shop that could not be listed afterwards:
+ * it may have been applied. What was sent, and that `up` (which adopts what it finds with no write) comes next.
+ */
+export function outcomeUnknown(
+  target: ShopTarget,
+  subs: readonly { readonly hook: string }[],
+  cause: unknown,
+): string {
+  const hooks = subs.map((s) => s.hook).join(", ");
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return `${reason}. The service may have applied it, and ${shopName(target.label)} could not be listed to tell: ${hooks} may be subscribed now with no record in state. Run \`pulumi up\` next (it adopts what it finds, with no write), not \`pulumi destroy\``;
+}
+
 export function stillUnconfirmed(id: number, hook: string, why: string): string {
   return `subscription ${id} (${hook}) was written but not confirmed by an earlier \`pulumi up\`, and still is not: ${why}. Run \`pulumi refresh\` (it drops or corrects the record), then \`pulumi up\``;
 }
@@ -227,10 +248,12 @@ export function drifted(
   recorded: RecordedPlace,
   now: ShopTarget,
   live: { readonly url: string } | undefined,
+  shopUnnamed = false,
 ): string {
   const what = `shipping: subscription ${recorded.id} (${recorded.hook}) of ${shopName(now.label)}`;
+  const orSwapped = shopUnnamed ? ", or the key now reaches another shop: the service names none" : "";
   return live === undefined
-    ? `${what} is gone (deleted in the back office, by another stack, or by a targeted operation on another resource of this stack): \`pulumi up --refresh\` subscribes the hook again`
+    ? `${what} is gone (deleted in the back office, by another stack, or by a targeted operation on another resource of this stack${orSwapped}): \`pulumi up --refresh\` subscribes the hook again`
     : `${what} now points at another URL than this resource declared (changed in the back office or by another stack): \`pulumi up --refresh\` sets the declared URL again`;
 }
 
@@ -242,7 +265,7 @@ export function shopUnusable(name: string, target: ShopTarget, error: unknown): 
   const baseUrl =
     target.label === "(default)" ? "shipping:baseUrl" : `shipping:shops.${target.label}.baseUrl`;
   if (status === 401 || status === 403)
-    return `${what}: the service refuses the key in ${keySetting(target)} (${status}). Set the shop's key: \`pulumi config set --secret ${keySetting(target)} <key>\` (with --path for a shipping:shops entry)`;
+    return `${what}: the service refuses the key in ${keySetting(target)} (${status}). Set the shop's key: \`${setKeyCommand(target)}\``;
   if (status === undefined)
     return `${what} cannot be reached (${reason}). Check ${baseUrl}, and that the service is up`;
   return `${what}: listing the shop failed (${reason}); run the preview again, and if it keeps failing check ${baseUrl}`;
@@ -250,7 +273,7 @@ export function shopUnusable(name: string, target: ShopTarget, error: unknown): 
 
 /** A create that will overwrite the live subscription of its hook, which calls another URL now. */
 export function overwrites(target: ShopTarget, live: { readonly id: number; readonly hook: string }): string {
-  return `takes over subscription ${live.id} (${live.hook}) of ${shopName(target.label)}, which calls another URL now (set by an earlier declaration, the back office or another stack): \`up\` overwrites it, and \`previous\` records what it was`;
+  return `takes over subscription ${live.id} (${live.hook}) of ${shopName(target.label)}, which calls another URL now: \`up\` overwrites it, and \`previous\` records what it was. Expected when this resource replaces its own subscription (its URL or shop changed); otherwise that URL was set outside this stack (the back office, another tool or stack)`;
 }
 
 /** A create that will adopt the live subscription of its hook as it is. */

@@ -176,6 +176,22 @@ export class Writes {
    * Reads back just-written ids: a GET of them, tried {@link READ_BACK_ATTEMPTS} times whatever the failure,
    * then a fresh listing of the shop. Throws the read's failure when every attempt failed.
    */
+  /**
+   * The shop's listing after a write whose answer was lost (the view forgot it), tried like a read-back: the
+   * only way to tell whether the write was applied. Undefined when every attempt failed.
+   */
+  async relist(target: ShopTarget): Promise<LiveSubscription[] | undefined> {
+    for (let attempt = 0; attempt < READ_BACK_ATTEMPTS; attempt++) {
+      if (attempt > 0) await sleep(READ_BACK_RETRY_DELAY_MS * attempt);
+      try {
+        return await this.#views.listing(target);
+      } catch {
+        // tried again, then undefined
+      }
+    }
+    return undefined;
+  }
+
   async confirm(target: ShopTarget, ids: readonly number[]): Promise<LiveSubscription[]> {
     let failure: unknown;
     for (let attempt = 0; attempt < READ_BACK_ATTEMPTS; attempt++) {

@@ -99,6 +99,24 @@ const rows: Array<[string, Row, string | RegExp]> = [
     "ours at (default)",
   ],
   [
+    "diff: no shop recorded, listed as recorded: go on",
+    {
+      op: "diff",
+      recorded: { ...RECORDED, shopId: undefined },
+      named: shop(ACME, { listing: [live(7, undefined)] }),
+    },
+    "ours at (default)",
+  ],
+  [
+    "diff: no shop recorded, the id not listed: go on, and say so (gone, or the key reaches another shop)",
+    {
+      op: "diff",
+      recorded: { ...RECORDED, shopId: undefined },
+      named: shop(ACME, { listing: [live(8, undefined)] }),
+    },
+    "ours at (default), drifted",
+  ],
+  [
     "diff: state of 0.1: nothing to compare",
     { op: "diff", recorded: FROM_01, named: shop(MOVED) },
     "ours at (default)",

@@ -1,0 +1,58 @@
+/**
+ * What a failed preview tells about a shop it could not use: the setting that holds the key and the command
+ * that sets it, pasted as printed (an entry of `shipping:shops` needs `--path`, or the CLI stores a stray
+ * top-level key that nothing reads), and the base URL to check when the API cannot be reached.
+ */
+import { describe, expect, it } from "vitest";
+import { ShippingConnectionError } from "../../provider/errors/connectionError";
+import { ShippingRequestError } from "../../provider/errors/requestError";
+import { shopUnusable } from "../../provider/refusals";
+import type { ShopTarget } from "../../provider/settings";
+
+const target = (label: string): ShopTarget => ({
+  api: "https://api.example.com",
+  shopKey: `k-${label}`,
+  label,
+  baseUrl: "https://api.example.com",
+  apiKey: "secret-key-value",
+  authScheme: "auto",
+});
+const request = {
+  method: "GET",
+  url: "https://api.example.com/webhook_subscriptions/",
+  headers: { authorization: "bearer [REDACTED]" },
+};
+const refused = (status: number) =>
+  new ShippingRequestError(request, { status, headers: {}, body: {} }, "Unauthorized", "invalid key", []);
+
+describe("shopUnusable", () => {
+  it.each([
+    ["(default)", 401, "the default shop", "`pulumi config set --secret shipping:apiKey <key>`"],
+    [
+      "globex",
+      401,
+      "shop globex",
+      "`pulumi config set --secret --path 'shipping:shops.globex.apiKey' <key>`",
+    ],
+    [
+      "globex",
+      403,
+      "shop globex",
+      "`pulumi config set --secret --path 'shipping:shops.globex.apiKey' <key>`",
+    ],
+  ])("%s refused with %d: names %s and the command that sets its key", (label, status, shop, command) => {
+    const text = shopUnusable("orders", target(label), refused(status));
+    expect(text).toContain(`WebhookSubscription "orders": ${shop} at https://api.example.com`);
+    expect(text).toContain(`(${status}). Set the shop's key: ${command}`);
+    expect(text).not.toContain("secret-key-value");
+  });
+
+  it.each([
+    ["(default)", "Check shipping:baseUrl"],
+    ["globex", "Check shipping:shops.globex.baseUrl"],
+  ])("%s unreachable: names the base URL setting", (label, check) => {
+    const error = new ShippingConnectionError(request, "connect ECONNREFUSED", "ECONNREFUSED");
+    expect(shopUnusable("orders", target(label), error)).toContain(`cannot be reached`);
+    expect(shopUnusable("orders", target(label), error)).toContain(check);
+  });
+});
