@@ -37,9 +37,20 @@ export function failUncalledProgram(): void {
     if (declared > 0) return;
     const entry = uncalledEntryModule();
     if (entry === undefined) return;
-    void pulumi.log.error(uncalledProgramMessage(relative(process.cwd(), entry)));
-    process.exitCode = EXIT_AFTER_REPORTED_ERROR;
+    const file = relative(process.cwd(), entry.filename);
+    if (entry.exported === "default") {
+      void pulumi.log.error(uncalledProgramMessage(file));
+      process.exitCode = EXIT_AFTER_REPORTED_ERROR;
+    } else {
+      // A named function may be a helper on purpose: said, not failed.
+      void pulumi.log.warn(uncalledFunctionMessage(file, entry.exported));
+    }
   });
+}
+
+/** The warning for an entry module that declared nothing and exports a function by name that nobody called. */
+export function uncalledFunctionMessage(entry: string, name: string): string {
+  return `${entry} declared no WebhookSubscription and exports a function \`${name}\` that Pulumi does not call: if it is the program, call it at the end of the file (\`${name}();\`) or write the program as top-level statements; otherwise \`up\` declares nothing (and deletes what the stack has).`;
 }
 
 /** The message for an entry module whose default export the language host did not call. */
@@ -47,13 +58,20 @@ export function uncalledProgramMessage(entry: string): string {
   return `${entry} exports its program as \`export default\`, which Pulumi does not call in a CommonJS project, so nothing was declared (and \`up\` would delete what the stack has). Write the program as top-level statements with \`export const\` outputs, or as \`export = async () => { ... }\`; \`export default\` runs only with "type": "module" in package.json.`;
 }
 
-/** The program's entry module when the language host loaded it with `require` and it exports a default function. */
-function uncalledEntryModule(): string | undefined {
+/**
+ * The program's entry module, when the language host loaded it with `require` and it exports a function
+ * (`default` first) that the host did not call: it calls the module's export only when that is a function.
+ */
+function uncalledEntryModule(): { readonly filename: string; readonly exported: string } | undefined {
   for (const loaded of Object.values(require.cache)) {
     const parent = (loaded as (NodeJS.Module & { parent?: NodeJS.Module | null }) | undefined)?.parent;
-    const exported = loaded?.exports as { default?: unknown } | undefined;
-    if (parent && PROGRAM_RUNNER.test(parent.filename) && typeof exported?.default === "function")
-      return loaded?.filename;
+    if (loaded === undefined || !parent || !PROGRAM_RUNNER.test(parent.filename)) continue;
+    if (/[\\/]node_modules[\\/]/.test(loaded.filename)) continue; // what the runner itself loads
+    const exported = loaded.exports as Record<string, unknown> | null;
+    if (exported === null || typeof exported !== "object") return undefined;
+    const names = Object.keys(exported).filter((key) => typeof exported[key] === "function");
+    const name = names.includes("default") ? "default" : names[0];
+    return name === undefined ? undefined : { filename: loaded.filename, exported: name };
   }
   return undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * A program written `export default async function` in a CommonJS project (what every program of this
  * repository was until 0.2): the language host never calls it. It must fail, saying how to write it, and
- * never deploy nothing nor delete what a stack has.
+ * never deploy nothing nor delete what a stack has. A program exporting its function by name is told the same
+ * in a warning (a named function may be a helper on purpose).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../simulator";
@@ -55,5 +56,20 @@ describe("a CommonJS program exported as default", () => {
     expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
     expect(sim.subscriptions("acme")).toEqual(deployed);
     expect((await project.subscriptions()).map((r) => r.id)).toEqual([String(deployed[0]?.id)]);
+
+    // A named export (`export async function main`) may be a helper on purpose: the preview says what it
+    // would mean, on the stack, and what to do; it writes nothing.
+    project.write({
+      "index.ts": DEFAULT_EXPORT_PROGRAM.replace(
+        "export default async function program",
+        "export async function main",
+      ),
+    });
+    const named = await project.pulumi(["preview"]);
+    expect(named.stdout).toContain(
+      "index.ts declared no WebhookSubscription and exports a function `main` that Pulumi does not call: if it is the program, call it at the end of the file (`main();`)",
+    );
+    expect(named.stdout).toMatch(/- +1 to delete/);
+    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
   });
 });
