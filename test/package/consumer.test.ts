@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,15 +39,16 @@ afterAll(async () => {
 });
 
 describe("the npm package", () => {
-  it("packs the built provider and simulator, package.json and the documents the README links to, nothing else", () => {
+  it("packs the built contract, provider and simulator, package.json and the documents the README links to, nothing else", () => {
     const outside = packed.files.filter(
       (path) =>
-        !/^(dist\/provider\/|dist\/simulator\/|docs\/[a-z-]+\.md$|simulator\/README\.md$|(README|CHANGELOG|CONTRIBUTING)\.md$|LICENSE$|package\.json$)/.test(
+        !/^(dist\/contract\/|dist\/provider\/|dist\/simulator\/|docs\/[a-z-]+\.md$|simulator\/README\.md$|(README|CHANGELOG|CONTRIBUTING)\.md$|LICENSE$|package\.json$)/.test(
           path,
         ),
     );
     expect(outside).toEqual([]);
     for (const entry of [
+      "dist/contract/index.js",
       "dist/provider/index.js",
       "dist/provider/index.d.ts",
       "dist/provider/runtime.js",
@@ -111,8 +112,13 @@ describe("the npm package", () => {
       { hook: "shipment_label_created", url: "https://hooks.example.com/consumer/labels" },
     ]);
     await client.close();
-    const run = await runOk("npx", ["--no-install", "pulumi-shipping-webhooks", "export"], {
-      cwd: consumer.dir,
+    // The installed bin, run outside a project folder (the consumer is one: there export reads its stack
+    // through the pulumi CLI), so that it reads the SHIPPING_* environment.
+    const outside = join(root, "outside-a-project");
+    mkdirSync(outside, { recursive: true });
+    const bin = join(consumer.dir, "node_modules", ".bin", "pulumi-shipping-webhooks");
+    const run = await runOk(bin, ["export"], {
+      cwd: outside,
       env: consumerEnv({ SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl }),
       deadlineMs: 120_000,
     });
