@@ -159,7 +159,9 @@ function tellDrift(
   { id, api, shopId }: RecordedOutputs,
 ): void {
   const { target, hook, url, facts } = checked;
-  if (typeof id !== "number" || api !== target.api) return;
+  // Not where the service names no shop: shown there, the warning hung an inline program's preview
+  // (test/e2e/targeted.test.ts); the decision reports that drift (ownership.ts), the preview does not yet.
+  if (typeof id !== "number" || api !== target.api || shopId === undefined) return;
   const recorded = { id, hook, url, shop: undefined, api, shopId, accountId: undefined };
   const verdict = decideRecorded({
     operation: "diff",
