@@ -3,23 +3,13 @@
  * failure, the timeout, duplicates with the same or a new delivery id, and resend; plus what a person
  * following the deliveries sees (records with headers, duration and the receiver's answer; one line each).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatAttempt } from "../../simulator/delivery-format";
 import type { Delivery, Emitted, RunningSimulator, SimEvent, Switches } from "../../simulator/index";
 import { api, b64, call, RW_KEY, startSim, subs } from "./helpers";
-import { startReceiver, type TestReceiver } from "./support/https-receiver";
+import { useReceiver } from "./support/https-receiver";
 
-let receiver: TestReceiver;
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-});
-beforeEach(() => {
-  receiver.arrivals.length = 0;
-  receiver.script.length = 0;
-});
+const receiver = useReceiver();
 
 const ORDER: SimEvent = { kind: "order_status_change", uuid: "0b7d3c1e-3f8a-4c55-9a53-6a0e2f1d9b10" };
 

@@ -3,23 +3,13 @@
  * without the attempts' bodies and headers, streamed, and at most MAX_CONCURRENT_EMITS of them in progress
  * (the next gets 429 with Retry-After), so a crowd of callers that never read cannot hold the process's memory.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_CONCURRENT_EMITS } from "../../simulator/constants";
 import type { EmittedSummary, RunningSimulator } from "../../simulator/index";
 import { api, call, expectErrorShape, type Reply, startSim, subs, until } from "./helpers";
-import { startReceiver, type TestReceiver } from "./support/https-receiver";
+import { useReceiver } from "./support/https-receiver";
 
-let receiver: TestReceiver;
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-});
-beforeEach(() => {
-  receiver.arrivals.length = 0;
-  receiver.script.length = 0;
-});
+const receiver = useReceiver();
 
 const ORDER = { kind: "order_status_change" };
 

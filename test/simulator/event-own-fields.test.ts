@@ -4,23 +4,14 @@
  * `shipping-api-sim trigger --set`, with the field, the rule and the fix named; `__proto__` refused; ids past
  * Number.MAX_SAFE_INTEGER refused; a negative flag value gets the flag's own rule.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseCli, UsageError } from "../../simulator/cli-args";
 import { EXIT_INVALID_EVENT, parseClientCommand, runClientCommand } from "../../simulator/cli-trigger";
 import type { RunningSimulator } from "../../simulator/index";
 import { api, call, expectErrorShape, startSim, subs } from "./helpers";
-import { startReceiver, type TestReceiver } from "./support/https-receiver";
+import { useReceiver } from "./support/https-receiver";
 
-let receiver: TestReceiver;
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-});
-beforeEach(() => {
-  receiver.arrivals.length = 0;
-});
+const receiver = useReceiver();
 
 async function subscribed(): Promise<RunningSimulator> {
   const sim = await startSim({ deliveryCa: receiver.ca.caPem, switches: { deliveryAttempts: 1 } });

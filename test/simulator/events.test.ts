@@ -2,22 +2,12 @@
  * Events and what a receiver gets: the fixtures as production is known to send them
  * (../shared/spec/observed-behaviour.md), overrides, the headers, and the records of each attempt.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Emitted, InvalidInputError, type RunningSimulator, type SimEvent } from "../../simulator/index";
 import { api, b64, call, RW_KEY, startSim, subs } from "./helpers";
-import { startReceiver, type TestReceiver } from "./support/https-receiver";
+import { useReceiver } from "./support/https-receiver";
 
-let receiver: TestReceiver;
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-});
-beforeEach(() => {
-  receiver.arrivals.length = 0;
-  receiver.script.length = 0;
-});
+const receiver = useReceiver();
 
 const UUID = "0b7d3c1e-3f8a-4c55-9a53-6a0e2f1d9b10";
 

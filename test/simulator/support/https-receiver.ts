@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { createPrivateCa, type PrivateCa } from "../../../examples/receiver/private-ca";
 
 /** One request the receiver got. */
@@ -63,4 +64,21 @@ export async function startReceiver(): Promise<TestReceiver> {
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * A receiver for a whole test file: started before its tests, closed after them, and emptied of arrivals and
+ * scripted answers before each test. The object is filled in when the receiver starts.
+ */
+export function useReceiver(): TestReceiver {
+  const holder = {} as TestReceiver;
+  beforeAll(async () => {
+    Object.assign(holder, await startReceiver());
+  });
+  afterAll(() => holder.close());
+  beforeEach(() => {
+    holder.arrivals.length = 0;
+    holder.script.length = 0;
+  });
+  return holder;
 }
