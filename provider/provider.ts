@@ -15,8 +15,9 @@ import { type CheckFailure, checkInputs, type DiffDecision, diffInputs, UNKNOWN_
 import { type Operation, type Recorded, shopIdentityOf, type Verdict } from "./ownership";
 import { confirmedProps, outputsOf, recordedOf, type SubscriptionOutputs, unconfirmedError } from "./records";
 import { declaredTwiceAtCheck, notOurs, stillUnconfirmed } from "./refusals";
-import { type ConfigSource, configuredTargets, resolveShop, SETTINGS, type ShopTarget } from "./settings";
+import { type ConfigSource, SETTINGS, type ShopTarget } from "./settings";
 import { settleOwnership } from "./settle";
+import { ShopTargets } from "./shopTargets";
 import { Writes } from "./writes";
 
 export type { SubscriptionOutputs } from "./records";
@@ -24,7 +25,7 @@ export type { SubscriptionOutputs } from "./records";
 /** The provider of one deployment: `configure`, `check`, `diff`, `create`, `read` and `delete`. */
 export class ShippingProvider {
   #config: ConfigSource | undefined;
-  readonly #env: NodeJS.ProcessEnv;
+  readonly #targets: ShopTargets;
   readonly #clients = new Clients();
   readonly #views = new ShopViews((target) => this.#clients.for(target).list());
   readonly #declarations = new Declarations();
@@ -40,7 +41,7 @@ export class ShippingProvider {
 
   /** `env`: where settings not in stack config are read from, at call time. */
   constructor(env: NodeJS.ProcessEnv = process.env) {
-    this.#env = env;
+    this.#targets = new ShopTargets(() => this.#config, env);
   }
 
   /** Stores the stack configuration the engine hands over; values are read from it at call time. */
@@ -237,13 +238,13 @@ export class ShippingProvider {
       claims: this.#claims,
       writes: this.#writes,
       resolve: (shop: string | undefined) => this.#targetOf(shop),
-      configured: () => configuredTargets(this.#config, this.#env),
+      configured: () => this.#targets.configured(),
     };
     return settleOwnership(ctx, operation, recorded, named);
   }
 
   #targetOf(shop: unknown): ShopTarget {
-    return resolveShop(typeof shop === "string" ? shop : undefined, this.#config, this.#env);
+    return this.#targets.resolve(typeof shop === "string" ? shop : undefined);
   }
 
   /**
