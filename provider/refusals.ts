@@ -4,6 +4,7 @@
  * be a secret) or a key.
  */
 import { ShippingConfigError } from "./errors/configError";
+import { ShippingConnectionError } from "./errors/connectionError";
 import { ShippingError } from "./errors/shippingError";
 import type { RecordedPlace, ShopIdentity } from "./recorded";
 import type { ShopTarget } from "./settings";
@@ -266,6 +267,10 @@ export function shopUnusable(name: string, target: ShopTarget, error: unknown): 
     target.label === "(default)" ? "shipping:baseUrl" : `shipping:shops.${target.label}.baseUrl`;
   if (status === 401 || status === 403)
     return `${what}: the service refuses the key in ${keySetting(target)} (${status}). Set the shop's key: \`${setKeyCommand(target)}\``;
+  if (error instanceof ShippingConnectionError) {
+    const code = error.code !== undefined ? ` (${error.code})` : "";
+    return `${what} cannot be reached (${error.reason}${code}). Check ${baseUrl}, and that the service is up`;
+  }
   if (status === undefined)
     return `${what} cannot be reached (${reason}). Check ${baseUrl}, and that the service is up`;
   return `${what}: listing the shop failed (${reason}); run the preview again, and if it keeps failing check ${baseUrl}`;

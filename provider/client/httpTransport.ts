@@ -50,6 +50,8 @@ export interface TransportOptions {
   readonly caCertificates?: string;
   /** A dispatcher to use instead of the pooled Agent (tests pass undici's MockAgent). */
   readonly dispatcher?: Dispatcher;
+  /** Whose requests these are, as error messages name it (for example `shop acme`). */
+  readonly shop?: string;
 }
 
 /** A response after retries. */
@@ -161,8 +163,10 @@ function connectionFailure(
 export class HttpTransport {
   readonly #dispatcher: Dispatcher;
   readonly #deadlineMs: number;
+  readonly #shop: string | undefined;
 
   constructor(options: TransportOptions = {}) {
+    this.#shop = options.shop;
     const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     const retry = { ...DEFAULT_RETRY_SETTINGS, ...options.retry };
     this.#deadlineMs = timeouts.deadlineMs;
@@ -208,6 +212,7 @@ export class HttpTransport {
           name.toLowerCase() === "authorization" ? redactAuthorization(value) : value,
         ]),
       ),
+      ...(this.#shop !== undefined ? { shop: this.#shop } : {}),
     };
     let status: number;
     let responseHeaders: Record<string, string>;

@@ -1,5 +1,9 @@
-import type { RedactedRequest } from "./requestInfo";
+import { describeRequest, type RedactedRequest } from "./requestInfo";
 import { ShippingError } from "./shippingError";
+
+/** The way out of a request that got no answer. */
+export const CONNECTION_HINT =
+  "hint: is the service up at that URL (shipping:baseUrl, or the shop's baseUrl in shipping:shops)? Run the command again once it answers";
 
 /**
  * No usable response: the connection failed, was reset, or a timeout or the overall deadline passed
@@ -11,10 +15,16 @@ export class ShippingConnectionError extends ShippingError {
   readonly request: RedactedRequest;
   /** undici's error code (for example `UND_ERR_HEADERS_TIMEOUT` or `ECONNRESET`), when there is one. */
   readonly code: string | undefined;
+  /** What went wrong, without the request and the hint (for example `connect ECONNREFUSED 127.0.0.1:9`). */
+  readonly reason: string;
 
   constructor(request: RedactedRequest, reason: string, code: string | undefined, options?: ErrorOptions) {
-    super(`Request failed: ${request.method} ${request.url} — ${reason}${code ? ` (${code})` : ""}`, options);
+    super(
+      `Request failed: ${describeRequest(request)} — ${reason}${code ? ` (${code})` : ""}. ${CONNECTION_HINT}`,
+      options,
+    );
     this.request = request;
     this.code = code;
+    this.reason = reason;
   }
 }

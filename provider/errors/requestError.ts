@@ -1,4 +1,4 @@
-import type { ApiErrorDetail, RedactedRequest, ResponseInfo } from "./requestInfo";
+import { type ApiErrorDetail, describeRequest, type RedactedRequest, type ResponseInfo } from "./requestInfo";
 import { ShippingError } from "./shippingError";
 
 /** The API's 403 for deleting a subscription that belongs to another shop (observed in production). */
@@ -24,7 +24,7 @@ function hintFor(
     case 429:
       return "rate limited (the service allows 30 POST, 150 GET and 30 DELETE per 5 minutes per key); wait and run again";
     default:
-      return undefined;
+      return status >= 500 ? "the service failed to answer; run the command again later" : undefined;
   }
 }
 
@@ -56,7 +56,7 @@ export class ShippingRequestError extends ShippingError {
     const codes = details.map((d) => d.code).filter((c): c is number => c !== undefined);
     const hint = hintFor(response.status, apiMessage, details);
     const parts = [
-      `Request failed with status code ${response.status} ${statusText}: ${request.method} ${request.url}`,
+      `Request failed with status code ${response.status} ${statusText}: ${describeRequest(request)}`,
     ];
     if (apiMessage !== undefined) parts.push(`API says: ${apiMessage}`);
     if (codes.length > 0) parts.push(`codes: ${codes.join(", ")}`);

@@ -5,6 +5,13 @@ export interface RedactedRequest {
   readonly url: string;
   /** Lower-case header names; `authorization` reads `<scheme> [REDACTED]`. */
   readonly headers: Readonly<Record<string, string>>;
+  /** Whose request it was, as messages name it (for example `shop acme`); set by the provider, not the client. */
+  readonly shop?: string;
+}
+
+/** `METHOD URL`, and the shop in parentheses when the request knows it: how every message names a request. */
+export function describeRequest(request: RedactedRequest): string {
+  return `${request.method} ${request.url}${request.shop !== undefined ? ` (${request.shop})` : ""}`;
 }
 
 /** One entry of the API's `errors` array. */

@@ -1,4 +1,4 @@
-import type { RedactedRequest, ResponseInfo } from "./requestInfo";
+import { describeRequest, type RedactedRequest, type ResponseInfo } from "./requestInfo";
 import { ShippingError } from "./shippingError";
 
 /** The API answered with a success status, but the body is not what the spec describes. */
@@ -11,7 +11,7 @@ export class ShippingResponseError extends ShippingError {
 
   constructor(request: RedactedRequest, response: ResponseInfo, problem: string, options?: ErrorOptions) {
     super(
-      `Unexpected response body with status code ${response.status}: ${request.method} ${request.url} — ${problem}`,
+      `Unexpected response body with status code ${response.status}: ${describeRequest(request)} — ${problem}`,
       options,
     );
     this.request = request;
