@@ -100,4 +100,40 @@ describe("hooks from secret stack config (examples/from-config)", () => {
     expect(`${bad.stdout}${bad.stderr}`).not.toContain(TOKEN);
     expect(sim.requests()).toEqual([]);
   });
+
+  it("a rule-breaking secret URL fails up, up --exclude and up --target at once (no hang), naming the resource", async () => {
+    sim.reset();
+    const badUrl = SECRET_URL.replace("hooks", "Hooks");
+    const project = await OfficialProject.create("secret-url-targeted", {
+      ...typescriptProjectFiles("secret-url-targeted"),
+      "index.ts": [
+        'import * as pulumi from "@pulumi/pulumi";',
+        'import { WebhookSubscription } from "pulumi-shipping-webhooks";',
+        'new WebhookSubscription("labels", { hook: "shipment_label_created", url: "https://hooks.example.com/l" });',
+        `new WebhookSubscription("orders", { hook: "order_status_change", url: pulumi.secret("${badUrl}") });`,
+        "",
+      ].join("\n"),
+    });
+    await project.ok(["stack", "init", "dev"]);
+    await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
+    await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    const urn = (name: string) =>
+      `urn:pulumi:dev::secret-url-targeted::pulumi-nodejs:dynamic/shipping:WebhookSubscription::${name}`;
+    for (const args of [
+      ["up", "--yes", "--skip-preview"],
+      ["up", "--yes", "--skip-preview", "--exclude", urn("labels")],
+      ["up", "--yes", "--skip-preview", "--target", urn("orders")],
+    ]) {
+      const started = Date.now();
+      const bad = await project.pulumi(args);
+      expect(bad.status, args.join(" ")).not.toBe(0);
+      expect(bad.stdout, args.join(" ")).toContain(
+        'WebhookSubscription "orders": url: the URL (a secret, not shown) must be lowercase',
+      );
+      expect(`${bad.stdout}${bad.stderr}`).not.toContain(TOKEN);
+      // A hang ends only at the engine's own deadline, minutes later.
+      expect(Date.now() - started, args.join(" ")).toBeLessThan(60_000);
+    }
+    expect(sim.subscriptions("acme").filter((s) => s.hook === "order_status_change")).toEqual([]);
+  });
 });
