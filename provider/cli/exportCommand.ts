@@ -4,7 +4,7 @@ import type { LiveSubscription } from "../client/apiSchemas";
 import { ShippingClient, validateBaseUrl } from "../client/shippingClient";
 import { ShippingConfigError } from "../errors/configError";
 import { pinRefusal, shopIdentityOf } from "../ownership";
-import { type ConfigSource, resolveShop, type ShopTarget } from "../settings";
+import { type ConfigSource, configuredTargets, resolveShop, SETTINGS, type ShopTarget } from "../settings";
 import type { CliCommand } from "./args";
 import { COMMAND, DEFAULT_PROJECT } from "./args";
 import type { LeftOut } from "./inventory";
@@ -56,7 +56,17 @@ function resolveTarget(options: ExportOptions, env: NodeJS.ProcessEnv, stack?: S
   try {
     return resolveShop(options.shop, config, withBase);
   } catch (error) {
-    if (!(error instanceof ShippingConfigError) || stack === undefined) throw error;
+    if (!(error instanceof ShippingConfigError)) throw error;
+    const entries = configuredTargets(config, withBase).filter((t) => t.label !== "(default)");
+    if (options.shop === undefined && error.setting === SETTINGS.apiKey.config && entries.length > 0) {
+      const where = stack !== undefined ? `stack ${stack.stack}` : "the environment";
+      throw new ShippingConfigError(
+        SETTINGS.apiKey.config,
+        `is not set in ${where}, so there is no default shop to export; name one of shipping:shops with --shop (${entries.map((t) => t.label).join(", ")}), for example \`export${stack !== undefined ? ` --stack ${stack.stack}` : ""} --shop ${entries[0]?.label}\``,
+        { cause: error },
+      );
+    }
+    if (stack === undefined) throw error;
     const said = error.message.slice(error.setting.length + 2);
     throw new ShippingConfigError(
       error.setting,

@@ -81,6 +81,15 @@ describe("pulumi-shipping-webhooks export: errors are the provider's, exit 1", (
     expect(sim.requests()).toEqual([]);
   });
 
+  it("only shipping:shops and no --shop: names --shop and the configured shops, no request", async () => {
+    const run = await runCli(["export"], { SHIPPING_SHOPS: SHOPS, SHIPPING_BASE_URL: sim.baseUrl });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      "shipping:apiKey: is not set in the environment, so there is no default shop to export; name one of shipping:shops with --shop (acme, globex), for example `export --shop acme`",
+    );
+    expect(sim.requests()).toEqual([]);
+  });
+
   it("a shop missing from SHIPPING_SHOPS, or no base URL: the configuration message", async () => {
     const noShop = await runCli(["export", "--shop", "initech"], {
       SHIPPING_SHOPS: SHOPS,
