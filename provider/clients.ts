@@ -4,19 +4,35 @@ import { shopName } from "./refusals";
 import type { ShopTarget } from "./settings";
 
 /**
- * The HTTP clients of one deployment: one keep-alive pool per shop entry (credentials, transport settings and
+ * The HTTP clients of one deployment: one keep-alive pool per set of credentials and transport settings (and
  * the name its errors give the shop).
  */
 export class Clients {
   readonly #clients = new Map<string, ShippingClient>();
   /** What `auto` learned of each API's scheme word, shared by every shop's client. */
   readonly #schemes = new AuthSchemeMemory();
+  /** Every configured shop: a shop's requests are batched by key, so its errors name each entry of the key. */
+  readonly #configured: () => readonly ShopTarget[];
+
+  /** `configured`: the shops of the deployment (default: none known beyond each target itself). */
+  constructor(configured: () => readonly ShopTarget[] = () => []) {
+    this.#configured = configured;
+  }
+
+  /** The name of `target`'s shop in messages: its entry's (`shop acme`), or every entry that shares its key. */
+  #nameOf(target: ShopTarget): string {
+    const sharing = this.#configured().filter((t) => t.shopKey === target.shopKey);
+    return shopNames(
+      (sharing.some((t) => t.label === target.label) ? sharing : [target]).map((t) => t.label),
+    );
+  }
 
   /** The client for a shop. */
   for(target: ShopTarget): ShippingClient {
+    const name = this.#nameOf(target);
     const key = JSON.stringify([
       target.shopKey,
-      target.label,
+      name,
       target.authScheme,
       target.timeouts ?? {},
       target.retry ?? {},
@@ -29,7 +45,7 @@ export class Clients {
         apiKey: target.apiKey,
         authScheme: target.authScheme,
         schemeMemory: this.#schemes,
-        shop: shopName(target.label),
+        shop: name,
         ...(target.timeouts !== undefined ? { timeouts: target.timeouts } : {}),
         ...(target.retry !== undefined ? { retry: target.retry } : {}),
         ...(target.caCertificates !== undefined ? { caCertificates: target.caCertificates } : {}),
@@ -38,4 +54,14 @@ export class Clients {
     }
     return client;
   }
+}
+
+/**
+ * The shops a set of credentials stands for, named as the stack names them: one entry's name, or all of them
+ * when several entries (or the default shop and entries) share one key, as their requests are one shop's.
+ */
+function shopNames(labels: readonly string[]): string {
+  const names = [...new Set(labels)].map(shopName);
+  if (names.length <= 1) return names[0] ?? shopName(undefined);
+  return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}, one key`;
 }

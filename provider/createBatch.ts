@@ -1,7 +1,7 @@
 /**
- * Creates, batched per set of credentials: one POST for every hook of a shop that the program declares and
- * whose create arrives together, run in the shop's write lane. A hook whose live subscription already has
- * the declared URL is adopted with no write; a second declaration of a hook for the shop is refused.
+ * Creates, batched per set of credentials and pin: one POST for every hook of a shop that the program declares
+ * and whose create arrives together, run in the shop's write lane. A hook whose subscription already has the
+ * declared URL is adopted with no write; a second declaration of a hook for the shop is refused.
  */
 import { BATCH_WINDOW_MS, Batcher, type ItemResult } from "./batcher";
 import type { LiveSubscription } from "./client/apiSchemas";
@@ -102,7 +102,7 @@ export class CreateBatches {
     this.#ctx = ctx;
     const { declarations, writes } = ctx;
     this.#batcher = new Batcher<CreateGroup, NewSubscription, Created>(
-      ({ target }) => target.shopKey,
+      ({ target }) => `${target.shopKey}#pin:${target.pin?.shopId ?? ""}`,
       ({ target, identity }, requests) => {
         // Sent: these creates came, so a sibling that arrives while the batch is in flight waits for none.
         for (const { hook } of requests) declarations.settleCreate(target, hook);

@@ -26,7 +26,7 @@ export type { SubscriptionOutputs } from "./records";
 export class ShippingProvider {
   #config: ConfigSource | undefined;
   readonly #targets: ShopTargets;
-  readonly #clients = new Clients();
+  readonly #clients = new Clients(() => this.#targets.configured());
   readonly #views = new ShopViews((target) => this.#clients.for(target).list());
   readonly #declarations = new Declarations();
   readonly #claims = new Claims();

@@ -273,7 +273,9 @@ export function shopUnusable(name: string, target: ShopTarget, error: unknown): 
   }
   if (status === undefined)
     return `${what} cannot be reached (${reason}). Check ${baseUrl}, and that the service is up`;
-  return `${what}: listing the shop failed (${reason}); run the preview again, and if it keeps failing check ${baseUrl}`;
+  // One way out: this one, not the request error's own hint as well.
+  const said = reason.replace(/ — hint: [\s\S]*$/, "");
+  return `${what}: listing the shop failed (${said}); run the preview again, and if it keeps failing check ${baseUrl}`;
 }
 
 /** A create that will overwrite the live subscription of its hook, which calls another URL now. */

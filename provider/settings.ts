@@ -169,7 +169,8 @@ export function resolveShop(
     if (pinned !== undefined) pin = { shopId: pinned.value, setting: pinned.source };
   } else {
     const shops = parseJsonSetting("shops", shopsSchema, config, env) ?? {};
-    const entry = shops[shop];
+    // An own entry only: "constructor" and its kind name no entry, whatever Object.prototype holds.
+    const entry = Object.hasOwn(shops, shop) ? shops[shop] : undefined;
     if (entry === undefined) throw unknownShop(shop, Object.keys(shops));
     apiKey = entry.apiKey;
     if (entry.shopId !== undefined)

@@ -4,6 +4,7 @@ import type { LiveSubscription } from "../client/apiSchemas";
 import { ShippingClient, validateBaseUrl } from "../client/shippingClient";
 import { ShippingConfigError } from "../errors/configError";
 import { pinRefusal, shopIdentityOf } from "../ownership";
+import { shopName } from "../refusals";
 import { type ConfigSource, configuredTargets, resolveShop, SETTINGS, type ShopTarget } from "../settings";
 import type { CliCommand } from "./args";
 import { COMMAND, DEFAULT_PROJECT } from "./args";
@@ -79,6 +80,7 @@ function resolveTarget(options: ExportOptions, env: NodeJS.ProcessEnv, stack?: S
 async function listShop(target: ShopTarget, baseUrl: string): Promise<LiveSubscription[]> {
   const client = new ShippingClient({
     baseUrl,
+    shop: shopName(target.label),
     apiKey: target.apiKey,
     authScheme: target.authScheme,
     ...(target.timeouts !== undefined ? { timeouts: target.timeouts } : {}),

@@ -12,7 +12,7 @@ function hintFor(
 ): string | undefined {
   switch (status) {
     case 401:
-      return "check the API key (shipping:apiKey or SHIPPING_API_KEY) and the auth scheme word (shipping:authScheme: auto, bearer or basic)";
+      return "check the API key (shipping:apiKey, the shop's apiKey in shipping:shops, or SHIPPING_API_KEY) and the auth scheme word (shipping:authScheme: auto, bearer or basic)";
     case 403:
       return apiMessage?.includes(OWNED_BY_OTHERS)
         ? "the subscription belongs to another shop: check the resource's shop and that shop's key in shipping:shops"

@@ -162,4 +162,28 @@ describe("the write into the other, empty shop is undone under faults", () => {
     expect(stack.recorded()).toEqual(sim.subscriptions("acme"));
     expect(stack.resource("h0")?.outs.shopId).toBe(ACME_SHOP_ID);
   });
+
+  it("a pinned entry and an unpinned one share the key: the pinned one's write is undone on its own pin (review)", async () => {
+    const sim = await service();
+    sim.addFault({ kind: "status", status: 500, method: "GET", after: "POST" });
+    const stack = new Stack({
+      "shipping:baseUrl": sim.baseUrl,
+      ...QUICK_RETRY,
+      "shipping:shops": shops({
+        pinned: { apiKey: GLOBEX_KEY, shopId: ACME_SHOP_ID },
+        free: { apiKey: GLOBEX_KEY },
+      }),
+    });
+    const up = await stack.up([
+      { name: "free-orders", hook: ORDERS, url: "https://hooks.example.com/f", shop: "free" },
+      { name: "pinned-shipments", hook: SHIPMENTS, url: "https://hooks.example.com/p", shop: "pinned" },
+    ]);
+    expect(up.error).toContain(`shipping:shops.pinned.shopId: pins shop ${ACME_SHOP_ID}`);
+    expect(sim.subscriptions("globex").filter((s) => s.hook === SHIPMENTS)).toEqual([]);
+    expect(stack.resource("pinned-shipments")).toBeUndefined();
+    sim.clearFaults();
+    // What the unpinned entry wrote is its own: recorded (confirmed or not), and destroy removes it.
+    expect((await stack.destroy()).ok).toBe(true);
+    expect(sim.subscriptions("globex")).toEqual([]);
+  });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ACME_KEY, GLOBEX_KEY } from "../support/shops";
 import { Stack } from "./support/engineOrder";
-import { ORDERS, service, shops } from "./support/services";
+import { ORDERS, SHIPMENTS, service, shops } from "./support/services";
 
 const NO_RETRY = { "shipping:retry": JSON.stringify({ maxRetries: 0 }) };
 
@@ -47,5 +47,22 @@ describe("a failed request names its shop", () => {
     );
     expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
     expect(stack.recorded()).toEqual([]);
+  });
+
+  it("two entries of one key: a request is both shops', and its error names both (review)", async () => {
+    const sim = await service();
+    const stack = new Stack({
+      "shipping:baseUrl": sim.baseUrl,
+      "shipping:shops": shops({ main: { apiKey: ACME_KEY }, eu: { apiKey: ACME_KEY } }),
+      ...NO_RETRY,
+    });
+    sim.addFault({ kind: "reset", method: "POST" });
+    const failed = await stack.up([
+      { name: "main-orders", hook: ORDERS, url: "https://hooks.example.com/a", shop: "main" },
+      { name: "eu-shipments", hook: SHIPMENTS, url: "https://hooks.example.com/b", shop: "eu" },
+    ]);
+    expect(failed.errors).toHaveLength(2);
+    for (const error of failed.errors)
+      expect(error).toContain("/webhook_subscriptions (shop eu and shop main, one key) — ");
   });
 });

@@ -19,6 +19,17 @@ function thrown(fn: () => unknown): ShippingConfigError {
 }
 
 describe("resolveShop", () => {
+  it.each(["constructor", "toString", "__proto__"])(
+    "a shop named %s that shipping:shops lacks is unknown, not a property of every object (review)",
+    (name) => {
+      const config = configOf({
+        "shipping:baseUrl": "http://127.0.0.1:4010",
+        "shipping:shops": JSON.stringify({ acme: { apiKey: KEY } }),
+      });
+      expect(thrown(() => resolveShop(name, config, {})).message).toContain(`has no shop "${name}"`);
+    },
+  );
+
   it("reads the default shop from stack config", () => {
     const target = resolveShop(
       undefined,
