@@ -8,11 +8,11 @@ import { shopName } from "../refusals";
 import { type ConfigSource, configuredTargets, resolveShop, SETTINGS, type ShopTarget } from "../settings";
 import type { CliCommand } from "./args";
 import { COMMAND, DEFAULT_PROJECT } from "./args";
-import type { LeftOut } from "./inventory";
+import type { Inventory, LeftOut } from "./inventory";
 import { findProject, type PulumiProject } from "./project";
 import { readProjectStack, type StackContext } from "./pulumiCli";
 import { inventory, type RenderContext, renderStackYaml, renderTypeScript } from "./render";
-import { leaveOutRecorded, StackReadError } from "./stackState";
+import { leaveOutRecorded, redact, StackReadError } from "./stackState";
 
 /** The options of `export`, as parsed from the command line. */
 export type ExportOptions = Extract<CliCommand, { kind: "export" }>;
@@ -113,6 +113,7 @@ export async function exportSubscriptions(options: ExportOptions, place: ExportP
   if (stack !== undefined) {
     const where = { api: target.api, ...(options.shop !== undefined ? { shop: options.shop } : {}) };
     ({ items, leftOut } = leaveOutRecorded(items, stack.records, where, stack.stack));
+    items = withoutSecretUrls(items, stack.config.secrets, stack.stack);
   }
   const shopId = shopIdentityOf(live)?.shopId;
   const projectName = options.project ?? project?.name ?? DEFAULT_PROJECT;
@@ -153,7 +154,25 @@ export async function exportSubscriptions(options: ExportOptions, place: ExportP
       "some callback URLs carry a query string (a token?): keep them out of the repository, for example as secret stack config",
     );
   }
-  return { text, notes };
+  // Never a secret of the stack's config in what export prints, whatever line would carry it.
+  const hide = (t: string) => (stack !== undefined ? redact(t, stack.config.secrets) : t);
+  return { text: hide(text), notes: notes.map(hide) };
+}
+
+/**
+ * Leaves out a subscription whose URL holds a secret of the stack's config (a token kept as secret stack config,
+ * as examples/from-config does): printed, it would go into index.ts or the stack file in plain text.
+ */
+function withoutSecretUrls(items: Inventory, secrets: readonly string[], stack: string): Inventory {
+  const secret = (url: string) => secrets.some((s) => url.includes(s));
+  const reason = `its URL holds a secret of stack ${stack}'s config, which export never prints: declare it from that config (as examples/from-config does), and \`pulumi up\` adopts it with no write`;
+  return {
+    adoptable: items.adoptable.filter((a) => !secret(a.url)),
+    skipped: [
+      ...items.skipped,
+      ...items.adoptable.filter((a) => secret(a.url)).map((a) => ({ subscription: a, reason })),
+    ],
+  };
 }
 
 function commandLine(options: ExportOptions, project: string, stack: string | undefined): string {

@@ -239,6 +239,37 @@ describe("pulumi-shipping-webhooks export in a project: the stack's config, thro
     expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
   });
 
+  it("a URL that holds a secret of the stack's config is left out, never printed (review)", async () => {
+    const token = "tok-9c1e7a55";
+    const secretUrl = `https://hooks.example.com/${token}/orders`;
+    await seed(ACME_KEY, [
+      { hook: "order_status_change", url: secretUrl },
+      { hook: "shipment_label_created", url: "https://hooks.example.com/labels" },
+    ]);
+    const project = stackProject("shop-hooks");
+    await project.pulumi(["stack", "init", "dev"]);
+    await project.pulumi(["config", "set", "shipping:baseUrl", sim.baseUrl]);
+    await project.pulumi(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    await project.pulumi([
+      "config",
+      "set",
+      "--secret",
+      "--path",
+      "shop-hooks:hooks.order_status_change",
+      secretUrl,
+    ]);
+    for (const format of ["ts", "yaml"]) {
+      const run = await runCli(["export", "--stack", "dev", "--format", format], project.env, project.dir);
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout + run.stderr).not.toContain(token);
+      expect(run.stdout).toContain("shipment_label_created");
+      expect(run.stdout).not.toContain("order_status_change:");
+      expect(run.stderr).toMatch(
+        /skipped subscription \d+ \(order_status_change\): its URL holds a secret of stack dev's config, which export never prints/,
+      );
+    }
+  });
+
   it("a stack that does not exist: exit 1 naming --stack and what pulumi said, no request", async () => {
     const project = stackProject("shop-hooks");
     await project.pulumi(["stack", "init", "dev"]);
