@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { programError } from "./programError";
 import { HOOKS, type Hook, isHook } from "./hooks";
 import { callbackUrlProblem } from "./schemas";
 import { isSecretConfig } from "./secretConfig";
@@ -39,6 +40,7 @@ export function hooksFromConfig(config: pulumi.Config): DeclaredHook[] {
     if (problem !== undefined) problems.push(`${key}.${name}: ${problem}`);
     else hooks.push({ hook: name, url: secret ? pulumi.secret(url as string) : (url as string) });
   }
-  if (problems.length > 0) throw new Error(`Invalid stack config:\n  ${problems.join("\n  ")}`);
+  // The rule and the config path, not a stack of this package's frames (the host prints an Error's stack).
+  if (problems.length > 0) throw programError(`Invalid stack config:\n  ${problems.join("\n  ")}`);
   return hooks;
 }
