@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { programError } from "./programError";
 import { HOOKS, type Hook, isHook } from "./hooks";
+import { programError } from "./programError";
 import { callbackUrlProblem } from "./schemas";
 import { isSecretConfig } from "./secretConfig";
 
