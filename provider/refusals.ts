@@ -263,8 +263,7 @@ export function shopUnusable(name: string, target: ShopTarget, error: unknown): 
   const what = `WebhookSubscription "${name}": ${shopName(target.label)} at ${target.api}`;
   const status = (error as { status?: unknown }).status;
   const reason = error instanceof Error ? error.message : String(error);
-  const baseUrl =
-    target.label === "(default)" ? "shipping:baseUrl" : `shipping:shops.${target.label}.baseUrl`;
+  const baseUrl = target.baseUrlSetting ?? "shipping:baseUrl";
   if (status === 401 || status === 403)
     return `${what}: the service refuses the key in ${keySetting(target)} (${status}). Set the shop's key: \`${setKeyCommand(target)}\``;
   if (error instanceof ShippingConnectionError) {

@@ -63,6 +63,8 @@ export interface ShopTarget {
   /** The shop name, or `(default)` for `shipping:apiKey`. */
   readonly label: string;
   readonly baseUrl: string;
+  /** Where `baseUrl` came from (`shipping:baseUrl`, `SHIPPING_BASE_URL`, `shipping:shops.<name>.baseUrl`). */
+  readonly baseUrlSetting?: string;
   readonly apiKey: string;
   readonly authScheme: AuthSchemeSetting;
   readonly caCertificates?: string;
@@ -196,6 +198,7 @@ export function resolveShop(
     shopKey: shopKeyOf(api, apiKey),
     label: shop ?? "(default)",
     baseUrl: validBase,
+    baseUrlSetting: baseSource,
     apiKey,
     authScheme: authSchemeSetting(config, env),
     ...(caCertificates !== undefined ? { caCertificates } : {}),

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ShippingConnectionError } from "../../provider/errors/connectionError";
 import { ShippingRequestError } from "../../provider/errors/requestError";
 import { shopUnusable } from "../../provider/refusals";
-import type { ShopTarget } from "../../provider/settings";
+import { resolveShop, type ShopTarget } from "../../provider/settings";
 
 const target = (label: string): ShopTarget => ({
   api: "https://api.example.com",
@@ -17,6 +17,7 @@ const target = (label: string): ShopTarget => ({
   apiKey: "secret-key-value",
   authScheme: "auto",
 });
+const BASE = "https://api.example.com";
 const request = {
   method: "GET",
   url: "https://api.example.com/webhook_subscriptions/",
@@ -48,14 +49,41 @@ describe("shopUnusable", () => {
   });
 
   it.each([
-    ["(default)", "Check shipping:baseUrl"],
-    ["globex", "Check shipping:shops.globex.baseUrl"],
-  ])("%s unreachable: names the base URL setting", (label, check) => {
+    [
+      "the default shop, base URL in config",
+      undefined,
+      { "shipping:baseUrl": BASE },
+      {},
+      "Check shipping:baseUrl,",
+    ],
+    [
+      "an entry without its own base URL",
+      "globex",
+      { "shipping:baseUrl": BASE },
+      {},
+      "Check shipping:baseUrl,",
+    ],
+    [
+      "an entry with its own",
+      "globex",
+      { "shipping:baseUrl": "https://other.example.com" },
+      { baseUrl: BASE },
+      "Check shipping:shops.globex.baseUrl,",
+    ],
+    ["the base URL from the environment", "globex", {}, {}, "Check SHIPPING_BASE_URL,"],
+  ])("%s unreachable: names the setting the base URL came from (review)", (_, shop, config, entry, check) => {
+    const values: Record<string, string> = {
+      ...config,
+      "shipping:apiKey": "secret-key-value",
+      "shipping:shops": JSON.stringify({ globex: { apiKey: "secret-key-value", ...entry } }),
+    };
+    const resolved = resolveShop(shop, (key) => values[key], { SHIPPING_BASE_URL: BASE });
     const error = new ShippingConnectionError(request, "connect ECONNREFUSED", "ECONNREFUSED");
-    const text = shopUnusable("orders", target(label), error);
+    const text = shopUnusable("orders", resolved, error);
     expect(text).toContain("cannot be reached (connect ECONNREFUSED (ECONNREFUSED)).");
     expect(text).toContain(check);
     // One way out, not the request error's own hint as well.
     expect(text).not.toContain("hint:");
+    expect(text).not.toContain("secret-key-value");
   });
 });
