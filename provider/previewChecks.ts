@@ -118,14 +118,20 @@ export function tellInPreview(
     if (live === undefined) return;
     hintPin(resource, checked, live);
     if ((await known) === false) return tellTakeover(resource, checked, live);
+    // What state records, not what the program declares: under --target an untargeted resource keeps its old
+    // outputs while its declaration may already say another hook or URL (review).
     pulumi
-      .all([resource.subscriptionId, resource.api, resource.shopId])
-      .apply(([id, api, shopId]) => tellDrift(resource, checked, live, { id, api, shopId }));
+      .all([resource.subscriptionId, resource.api, resource.shopId, resource.hook, resource.url])
+      .apply(([id, api, shopId, hook, url]) =>
+        tellDrift(resource, checked, live, { id, api, shopId, hook, url }),
+      );
   });
 }
 
 /** The outputs a preview reads of a registered resource. */
 interface PreviewedOutputs {
+  readonly hook: pulumi.Output<string>;
+  readonly url: pulumi.Output<string>;
   readonly subscriptionId: pulumi.Output<number>;
   readonly api: pulumi.Output<string>;
   readonly shopId: pulumi.Output<string | undefined>;
@@ -136,6 +142,8 @@ interface RecordedOutputs {
   readonly id: number;
   readonly api: string | undefined;
   readonly shopId: string | undefined;
+  readonly hook: string | undefined;
+  readonly url: string | undefined;
 }
 
 /** The inputs a preview reads. */
@@ -156,9 +164,12 @@ function tellDrift(
   resource: pulumi.Resource,
   checked: Checked,
   live: readonly LiveSubscription[],
-  { id, api, shopId }: RecordedOutputs,
+  outputs: RecordedOutputs,
 ): void {
-  const { target, hook, url, facts } = checked;
+  const { target, facts } = checked;
+  const { id, api, shopId } = outputs;
+  const hook = outputs.hook ?? checked.hook;
+  const url = outputs.url ?? checked.url;
   // Not where the service names no shop: shown there, the warning hung an inline program's preview
   // (test/e2e/targeted.test.ts); the decision reports that drift (ownership.ts), the preview does not yet.
   if (typeof id !== "number" || api !== target.api || shopId === undefined) return;

@@ -125,3 +125,21 @@ describe("a second declaration of a deployed hook under an entry with the same k
     ]);
   });
 });
+
+describe("preview --target of an added resource while another's hook edit is pending (review)", () => {
+  it("warns of no drift on the untargeted resource: its recorded subscription is as recorded", async () => {
+    const sim = await simulator();
+    const run = await scenario(sim, [ORDERS], "targeted-pending-edit");
+    await engine(run.stack.up(), "up");
+    const added = { name: "added", hook: "shipment_label_created", url: "https://hooks.example.com/l" };
+    run.state.declared = [{ ...ORDERS, hook: SHIPMENTS.hook }, added];
+    sim.clearRequests();
+    const preview = await engine(
+      run.stack.preview({ target: [await urnOf(run.stack, added.name)] }),
+      "preview --target <added>",
+    );
+    const printed = `${preview.stdout}${preview.stderr}`;
+    expect(printed).not.toMatch(/now points at another URL|is gone/);
+    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+  });
+});
