@@ -279,7 +279,7 @@ export function shopUnusable(name: string, target: ShopTarget, error: unknown): 
 
 /** A create that will overwrite the live subscription of its hook, which calls another URL now. */
 export function overwrites(target: ShopTarget, live: { readonly id: number; readonly hook: string }): string {
-  return `takes over subscription ${live.id} (${live.hook}) of ${shopName(target.label)}, which calls another URL now: \`up\` overwrites it, and \`previous\` records what it was. Expected when this resource replaces its own subscription (its URL or shop changed); otherwise that URL was set outside this stack (the back office, another tool or stack)`;
+  return `takes over subscription ${live.id} (${live.hook}) of ${shopName(target.label)}, which calls another URL now: \`up\` overwrites it, and \`previous\` records what it was. Expected when this resource replaces its own subscription (its URL or shop changed); otherwise that URL was set elsewhere (another resource of this stack under --target, the back office, another tool or stack)`;
 }
 
 /** A create that will adopt the live subscription of its hook as it is. */
