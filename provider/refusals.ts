@@ -30,6 +30,11 @@ function setKeyCommand(target: ShopTarget): string {
     : `pulumi config set --secret --path '${keySetting(target)}' <key>`;
 }
 
+/** What went wrong, for a message that gives its own way out: the error's text without its hint. */
+function reasonOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/(?: —|\.) hint: [\s\S]*$/, "");
+}
+
 /** A shop as a person names it: its entry of `shipping:shops`, or the default shop. */
 export function shopName(label: string | undefined): string {
   return label === undefined || label === "(default)" ? "the default shop" : `shop ${label}`;
@@ -188,7 +193,7 @@ export function pinnedReadBackFailed(
   const which = ids.length === 1 ? `subscription ${ids[0]}` : `subscriptions ${ids.join(", ")}`;
   return new ShippingConfigError(
     pin?.setting ?? "shipping:shopId",
-    `pins shop ${pin?.shopId}, and ${shopName(target.label)} at ${target.api} listed no subscription, so this step wrote ${which} and read ${ids.length === 1 ? "it" : "them"} back to learn the shop, but the read failed (${cause instanceof Error ? cause.message : String(cause)}). The write was deleted again, as it could not be checked against the pin; run \`pulumi up\` again`,
+    `pins shop ${pin?.shopId}, and ${shopName(target.label)} at ${target.api} listed no subscription, so this step wrote ${which} and read ${ids.length === 1 ? "it" : "them"} back to learn the shop, but the read failed (${reasonOf(cause)}). The write was deleted again, as it could not be checked against the pin; run \`pulumi up\` again`,
     { cause },
   );
 }
@@ -221,7 +226,7 @@ export function unconfirmedWrite(
     written.length <= 1
       ? `subscription ${id} (${hook})`
       : `subscriptions ${written.join(", ")} (${id} for ${hook}, by the order of the answer)`;
-  const reason = cause instanceof Error ? cause.message : String(cause);
+  const reason = reasonOf(cause);
   return `POST /webhook_subscriptions wrote ${what} in ${shopName(target.label)} at ${target.api}, but reading ${written.length <= 1 ? "it" : "them"} back failed (${reason}). It is recorded in state as not yet confirmed, so nothing is left behind: run \`pulumi up\` again to confirm it (no write); \`pulumi destroy\` removes it`;
 }
 
@@ -236,7 +241,7 @@ export function outcomeUnknown(
   cause: unknown,
 ): string {
   const hooks = subs.map((s) => s.hook).join(", ");
-  const reason = cause instanceof Error ? cause.message : String(cause);
+  const reason = reasonOf(cause);
   return `${reason}. The service may have applied it, and ${shopName(target.label)} could not be listed to tell: ${hooks} may be subscribed now with no record in state. Run \`pulumi up\` next (it adopts what it finds, with no write), not \`pulumi destroy\``;
 }
 
@@ -262,7 +267,7 @@ export function drifted(
 export function shopUnusable(name: string, target: ShopTarget, error: unknown): string {
   const what = `WebhookSubscription "${name}": ${shopName(target.label)} at ${target.api}`;
   const status = (error as { status?: unknown }).status;
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = reasonOf(error);
   const baseUrl = target.baseUrlSetting ?? "shipping:baseUrl";
   if (status === 401 || status === 403)
     return `${what}: the service refuses the key in ${keySetting(target)} (${status}). Set the shop's key: \`${setKeyCommand(target)}\``;
@@ -272,9 +277,7 @@ export function shopUnusable(name: string, target: ShopTarget, error: unknown): 
   }
   if (status === undefined)
     return `${what} cannot be reached (${reason}). Check ${baseUrl}, and that the service is up`;
-  // One way out: this one, not the request error's own hint as well.
-  const said = reason.replace(/ — hint: [\s\S]*$/, "");
-  return `${what}: listing the shop failed (${said}); run the preview again, and if it keeps failing check ${baseUrl}`;
+  return `${what}: listing the shop failed (${reason}); run the preview again, and if it keeps failing check ${baseUrl}`;
 }
 
 /** A create that will overwrite the live subscription of its hook, which calls another URL now. */
