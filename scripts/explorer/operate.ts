@@ -26,12 +26,21 @@ import {
   plainExport,
   runOperation,
 } from "./engine";
-import { allSubs, changesBetween, type Ledger, type LiveSub, type StateRecord } from "./ledger";
+import {
+  allSubs,
+  type Change,
+  changesBetween,
+  type Ledger,
+  type LiveSub,
+  type Snapshot,
+  type StateRecord,
+} from "./ledger";
 import {
   declaredPairs,
   declaredShop,
   type Operation,
   realShop,
+  resourceShop,
   type ShopEntry,
   type StackDecl,
   type StackName,
@@ -108,6 +117,25 @@ function adoptable(decl: StackDecl, record: StateRecord, sub: LiveSub): boolean 
   if (resource === undefined || declaredShop(decl, resource) !== sub.shop || resource.hook !== sub.hook)
     return false;
   return resource.ignoreUrl || declaredUrl(resource) === sub.url;
+}
+
+/**
+ * The documented limit of a pin (docs/safety.md): in a shop that listed nothing, a create writes, reads back and
+ * deletes what it wrote when the key reaches another shop than the pinned one; a SIGKILL between the write and
+ * its undo leaves the write there. The `<shop>#<hook>` pairs of such writes of a killed `up`.
+ */
+function leftByKill(decl: StackDecl, before: Snapshot, changes: readonly Change[]): string[] {
+  return changes
+    .filter(
+      ({ shop, hook, before: was, after }) =>
+        was === undefined &&
+        after !== undefined &&
+        (before.get(shop) ?? []).length === 0 &&
+        decl.resources.some(
+          (r) => r.hook === hook && resourceShop(decl, r) === shop && declaredShop(decl, r) !== shop,
+        ),
+    )
+    .map(({ shop, hook }) => `${shop}#${hook}`);
 }
 
 /**
@@ -198,9 +226,9 @@ export async function operate(
     if (checkpointHash(file) !== hashBefore) violations.push("preview changed the state file");
   }
   const mustGo = isDestroy && result.ok ? destroyable(ledger, name, scope, before, recordsBefore) : [];
-  violations.push(
-    ...ledger.recordStackChanges(name, writing ? declaredPairs(steppedDecl) : new Set(), changes),
-  );
+  const declared = writing ? declaredPairs(steppedDecl) : new Set<string>();
+  if (killed) for (const pair of leftByKill(steppedDecl, before, changes)) declared.add(pair);
+  violations.push(...ledger.recordStackChanges(name, declared, changes));
   for (const sub of mustGo) {
     if (allSubs(after).some((s) => s.shop === sub.shop && s.id === sub.id && s.url === sub.url))
       violations.push(
