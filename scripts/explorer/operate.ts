@@ -279,6 +279,9 @@ export async function operate(
   if (result.ok && op !== "preview" && scope === undefined) {
     if (op === "refresh" || op === "upRefresh" || isDestroy) runtime.dirty = false;
     runtime.lastShops = shopsOf(decl);
+  } else if (result.ok && writing && scope !== undefined) {
+    // A targeted up records its resources under today's shops: a later change of target concerns them too.
+    runtime.lastShops ??= shopsOf(decl);
   }
   const seconds = `${((Date.now() - started) / 1000).toFixed(1)} s`;
   const outcome = killed ? "killed" : result.ok ? "ok" : `failed: ${firstError(result.text)}`;
