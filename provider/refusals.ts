@@ -5,6 +5,7 @@
  */
 import { ShippingConfigError } from "./errors/configError";
 import { ShippingConnectionError } from "./errors/connectionError";
+import { ShippingRequestError } from "./errors/requestError";
 import { ShippingError } from "./errors/shippingError";
 import type { RecordedPlace, ShopIdentity } from "./recorded";
 import type { ShopTarget } from "./settings";
@@ -30,9 +31,10 @@ function setKeyCommand(target: ShopTarget): string {
     : `pulumi config set --secret --path '${keySetting(target)}' <key>`;
 }
 
-/** What went wrong, for a message that gives its own way out: the error's text without its hint. */
+/** What went wrong, for a message that gives its own way out: a request error's text without its hint. */
 function reasonOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/(?: —|\.) hint: [\s\S]*$/, "");
+  if (error instanceof ShippingRequestError || error instanceof ShippingConnectionError) return error.detail;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** A shop as a person names it: its entry of `shipping:shops`, or the default shop. */
@@ -271,10 +273,8 @@ export function shopUnusable(name: string, target: ShopTarget, error: unknown): 
   const baseUrl = target.baseUrlSetting ?? "shipping:baseUrl";
   if (status === 401 || status === 403)
     return `${what}: the service refuses the key in ${keySetting(target)} (${status}). Set the shop's key: \`${setKeyCommand(target)}\``;
-  if (error instanceof ShippingConnectionError) {
-    const code = error.code !== undefined ? ` (${error.code})` : "";
-    return `${what} cannot be reached (${error.reason}${code}). Check ${baseUrl}, and that the service is up`;
-  }
+  if (error instanceof ShippingConnectionError)
+    return `${what} cannot be reached (${error.reason}${error.code !== undefined ? ` (${error.code})` : ""}). Check ${baseUrl}, and that the service is up`;
   if (status === undefined)
     return `${what} cannot be reached (${reason}). Check ${baseUrl}, and that the service is up`;
   return `${what}: listing the shop failed (${reason}); run the preview again, and if it keeps failing check ${baseUrl}`;

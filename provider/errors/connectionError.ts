@@ -18,11 +18,13 @@ export class ShippingConnectionError extends ShippingError {
   /** What went wrong, without the request and the hint (for example `connect ECONNREFUSED 127.0.0.1:9`). */
   readonly reason: string;
 
+  /** The message without its hint, for a message that gives its own way out. */
+  readonly detail: string;
+
   constructor(request: RedactedRequest, reason: string, code: string | undefined, options?: ErrorOptions) {
-    super(
-      `Request failed: ${describeRequest(request)} — ${reason}${code ? ` (${code})` : ""}. ${CONNECTION_HINT}`,
-      options,
-    );
+    const detail = `Request failed: ${describeRequest(request)} — ${reason}${code ? ` (${code})` : ""}`;
+    super(`${detail}. ${CONNECTION_HINT}`, options);
+    this.detail = detail;
     this.request = request;
     this.code = code;
     this.reason = reason;

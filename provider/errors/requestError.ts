@@ -44,6 +44,8 @@ export class ShippingRequestError extends ShippingError {
   readonly apiMessage: string | undefined;
   /** The API's `errors` entries. */
   readonly details: readonly ApiErrorDetail[];
+  /** The message without its hint, for a message that gives its own way out. */
+  readonly detail: string;
 
   constructor(
     request: RedactedRequest,
@@ -60,8 +62,9 @@ export class ShippingRequestError extends ShippingError {
     ];
     if (apiMessage !== undefined) parts.push(`API says: ${apiMessage}`);
     if (codes.length > 0) parts.push(`codes: ${codes.join(", ")}`);
-    if (hint !== undefined) parts.push(`hint: ${hint}`);
-    super(parts.join(" — "), options);
+    const detail = parts.join(" — ");
+    super(hint !== undefined ? `${detail} — hint: ${hint}` : detail, options);
+    this.detail = detail;
     this.status = response.status;
     this.request = request;
     this.response = response;
