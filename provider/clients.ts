@@ -3,10 +3,7 @@ import { ShippingClient } from "./client/shippingClient";
 import { shopName } from "./refusals";
 import type { ShopTarget } from "./settings";
 
-/**
- * The HTTP clients of one deployment: one keep-alive pool per set of credentials and transport settings (and
- * the name its errors give the shop).
- */
+/** The HTTP clients of one deployment: one keep-alive pool per set of credentials and transport settings. */
 export class Clients {
   readonly #clients = new Map<string, ShippingClient>();
   /** What `auto` learned of each API's scheme word, shared by every shop's client. */
@@ -29,10 +26,8 @@ export class Clients {
 
   /** The client for a shop. */
   for(target: ShopTarget): ShippingClient {
-    const name = this.#nameOf(target);
     const key = JSON.stringify([
       target.shopKey,
-      name,
       target.authScheme,
       target.timeouts ?? {},
       target.retry ?? {},
@@ -45,7 +40,8 @@ export class Clients {
         apiKey: target.apiKey,
         authScheme: target.authScheme,
         schemeMemory: this.#schemes,
-        shop: name,
+        // Named once, when the pool is made: every entry of the key, whichever entry asked first.
+        shop: this.#nameOf(target),
         ...(target.timeouts !== undefined ? { timeouts: target.timeouts } : {}),
         ...(target.retry !== undefined ? { retry: target.retry } : {}),
         ...(target.caCertificates !== undefined ? { caCertificates: target.caCertificates } : {}),

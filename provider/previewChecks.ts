@@ -21,11 +21,13 @@ import { decideRecorded, shopIdentityOf } from "./ownership";
 import { programError } from "./programError";
 import { adopts, overwrites, pinHint, shopUnusable } from "./refusals";
 import { callbackUrlProblem } from "./schemas";
-import { resolveShop, type ShopTarget } from "./settings";
+import { configuredTargets, resolveShop, type ShopTarget } from "./settings";
 
 /** What one deployment's previews have looked at (the program runs once per deployment). */
 class PreviewFacts {
-  readonly clients = new Clients();
+  readonly clients = new Clients(() =>
+    configuredTargets((key) => pulumi.runtime.getConfig(key), process.env),
+  );
   readonly views = new ShopViews((target) => this.clients.for(target).list());
   /** Shops (by `shopKey`) already told how to pin them. */
   readonly hinted = new Set<string>();

@@ -12,8 +12,8 @@ type ShopName = string | undefined;
 export class ShopTargets {
   readonly #config: () => ConfigSource | undefined;
   readonly #env: NodeJS.ProcessEnv;
-  /** The raw settings the cached answers were resolved from. */
-  #fingerprint: string | undefined;
+  /** The raw settings the cached answers were resolved from (stack config, then environment, per setting). */
+  #raw: (string | undefined)[] = [];
   readonly #resolved = new Map<ShopName, ShopTarget>();
   #configured: ShopTarget[] | undefined;
 
@@ -42,10 +42,9 @@ export class ShopTargets {
 
   #forgetIfChanged(): void {
     const config = this.#config();
-    const raw = Object.values(SETTINGS).map((s) => [config?.(s.config), this.#env[s.env]]);
-    const fingerprint = JSON.stringify(raw);
-    if (fingerprint === this.#fingerprint) return;
-    this.#fingerprint = fingerprint;
+    const raw = Object.values(SETTINGS).flatMap((s) => [config?.(s.config), this.#env[s.env]]);
+    if (raw.length === this.#raw.length && raw.every((value, i) => value === this.#raw[i])) return;
+    this.#raw = raw;
     this.#resolved.clear();
     this.#configured = undefined;
   }
