@@ -26,21 +26,12 @@ import {
   plainExport,
   runOperation,
 } from "./engine";
-import {
-  allSubs,
-  type Change,
-  changesBetween,
-  type Ledger,
-  type LiveSub,
-  type Snapshot,
-  type StateRecord,
-} from "./ledger";
+import { allSubs, changesBetween, type Ledger, type LiveSub, type StateRecord } from "./ledger";
 import {
   declaredPairs,
   declaredShop,
   type Operation,
   realShop,
-  resourceShop,
   type ShopEntry,
   type StackDecl,
   type StackName,
@@ -53,6 +44,7 @@ import {
   type ArmedFault,
   destroyable,
   explainFailure,
+  leftByKill,
   type OperationFacts,
   recordsKeptLive,
   untargetedUntouched,
@@ -117,25 +109,6 @@ function adoptable(decl: StackDecl, record: StateRecord, sub: LiveSub): boolean 
   if (resource === undefined || declaredShop(decl, resource) !== sub.shop || resource.hook !== sub.hook)
     return false;
   return resource.ignoreUrl || declaredUrl(resource) === sub.url;
-}
-
-/**
- * The documented limit of a pin (docs/safety.md): in a shop that listed nothing, a create writes, reads back and
- * deletes what it wrote when the key reaches another shop than the pinned one; a SIGKILL between the write and
- * its undo leaves the write there. The `<shop>#<hook>` pairs of such writes of a killed `up`.
- */
-function leftByKill(decl: StackDecl, before: Snapshot, changes: readonly Change[]): string[] {
-  return changes
-    .filter(
-      ({ shop, hook, before: was, after }) =>
-        was === undefined &&
-        after !== undefined &&
-        (before.get(shop) ?? []).length === 0 &&
-        decl.resources.some(
-          (r) => r.hook === hook && resourceShop(decl, r) === shop && declaredShop(decl, r) !== shop,
-        ),
-    )
-    .map(({ shop, hook }) => `${shop}#${hook}`);
 }
 
 /**

@@ -8,6 +8,7 @@ import { duplicateDeclarations } from "./edits";
 import type { OperationResult } from "./engine";
 import { allSubs, type Change, type Ledger, type LiveSub, type Snapshot, type StateRecord } from "./ledger";
 import {
+  declaredShop,
   type FaultName,
   type Operation,
   REFUSED_URL,
@@ -205,4 +206,23 @@ export function explainFailure(
     return [`${what(facts)} failed and the model has no reason: ${firstError(text)}`];
   const attempts = explanations.map((e) => failureSaysWhy(text, names, e.reason));
   return attempts.find((a) => a.length === 0) ?? (attempts[0] as string[]);
+}
+
+/**
+ * The documented limit of a pin (docs/safety.md): in a shop that listed nothing, a create writes, reads back and
+ * deletes what it wrote when the key reaches another shop than the pinned one; a SIGKILL between the write and
+ * its undo leaves the write there. The `<shop>#<hook>` pairs of such writes of a killed `up`.
+ */
+export function leftByKill(decl: StackDecl, before: Snapshot, changes: readonly Change[]): string[] {
+  return changes
+    .filter(
+      ({ shop, hook, before: was, after }) =>
+        was === undefined &&
+        after !== undefined &&
+        (before.get(shop) ?? []).length === 0 &&
+        decl.resources.some(
+          (r) => r.hook === hook && resourceShop(decl, r) === shop && declaredShop(decl, r) !== shop,
+        ),
+    )
+    .map(({ shop, hook }) => `${shop}#${hook}`);
 }
