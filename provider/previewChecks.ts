@@ -18,6 +18,7 @@ import { ShippingRequestError } from "./errors/requestError";
 import { ShopViews } from "./facts/shopViews";
 import { isHook } from "./hooks";
 import { decideRecorded, shopIdentityOf } from "./ownership";
+import type { HandedListing } from "./previewListing";
 import { programError } from "./programError";
 import { adopts, overwrites, pinHint, shopUnusable } from "./refusals";
 import { callbackUrlProblem } from "./schemas";
@@ -81,6 +82,23 @@ export function listedFirst(
     if (checked !== undefined) await listing(checked, true);
     return knownHook;
   });
+}
+
+/**
+ * In a preview, the shop's listing for the provider (previewListing.ts): a secret (it holds live URLs), so
+ * that the provider's `check` need not list the shop again. Undefined when this is no preview.
+ */
+export function listingForProvider(
+  name: string,
+  args: { hook: pulumi.Input<string>; url: pulumi.Input<string>; shop?: pulumi.Input<string> },
+): pulumi.Input<HandedListing | undefined> | undefined {
+  if (!pulumi.runtime.isDryRun()) return undefined;
+  const handed = pulumi.all([args.hook, args.url, args.shop]).apply(async ([hook, url, shop]) => {
+    const checked = checkable(name, hook, url, shop);
+    const live = checked && (await listing(checked, false));
+    return checked && live && { shopKey: checked.target.shopKey, listing: live };
+  });
+  return pulumi.secret(handed);
 }
 
 /**

@@ -13,6 +13,7 @@ import { Declarations } from "./facts/declarations";
 import { ShopViews } from "./facts/shopViews";
 import { type CheckFailure, checkInputs, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { type Operation, type Recorded, shopIdentityOf, type Verdict } from "./ownership";
+import { handedListing, PREVIEW_LISTING_INPUT } from "./previewListing";
 import { confirmedProps, outputsOf, recordedOf, type SubscriptionOutputs, unconfirmedError } from "./records";
 import { declaredTwiceAtCheck, notOurs, stillUnconfirmed } from "./refusals";
 import { type ConfigSource, SETTINGS, type ShopTarget } from "./settings";
@@ -52,7 +53,7 @@ export class ShippingProvider {
   /**
    * Validates inputs: the URL and hook rules, the shop's credentials, one declaration per hook per shop (the
    * same API and key count as the same shop whatever it is called), and, for a pinned shop only, that its key
-   * reaches the pinned shop (one listing per shop per deployment; no other API call).
+   * reaches the pinned shop (one listing per shop per deployment, or a preview's own: previewListing.ts).
    */
   async check(
     _olds: Record<string, unknown>,
@@ -65,6 +66,7 @@ export class ShippingProvider {
     const target = this.#checkedTarget(shop, result.failures);
     if (target === undefined || typeof hook !== "string" || hook === UNKNOWN_VALUE || failed("hook"))
       return result;
+    this.#views.handOver(target, handedListing(news[PREVIEW_LISTING_INPUT], target));
     if (target.pin !== undefined) {
       // A pinned shop is checked before any step writes: also an added resource, a rename without an alias
       // or `up --replace`, which the engine ties to no recorded resource.
@@ -282,9 +284,8 @@ export class ShippingProvider {
 
 /** A refusal of the verdict, or an internal error for a verdict that does not fit the operation. */
 function settled(verdict: Verdict): unknown {
-  return verdict.kind === "refuse"
-    ? verdict.error
-    : new ShippingError(`internal error: unexpected verdict ${verdict.kind}`);
+  const unexpected = () => new ShippingError(`internal error: unexpected verdict ${verdict.kind}`);
+  return verdict.kind === "refuse" ? verdict.error : unexpected();
 }
 
 /** A configuration refusal as a value (undefined for none); any other error is thrown. */

@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_MODULE, RESOURCE_TYPE } from "./dynamicProvider";
 import type { Hook } from "./hooks";
-import { listedFirst, tellInPreview } from "./previewChecks";
+import { listedFirst, listingForProvider, tellInPreview } from "./previewChecks";
+import { PREVIEW_LISTING_INPUT } from "./previewListing";
 import { programError } from "./programError";
 import { failUncalledProgram, noteDeclaration, warnPlaintextCredentials } from "./programGuards";
 import { callbackUrlProblem } from "./schemas";
@@ -125,6 +126,7 @@ export class WebhookSubscription extends pulumi.CustomResource {
         shopId: undefined,
         accountId: undefined,
         previous: undefined,
+        [PREVIEW_LISTING_INPUT]: listingForProvider(name, args),
       },
       { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "previous"] },
     );

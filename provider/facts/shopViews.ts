@@ -61,6 +61,19 @@ export class ShopViews {
     return this.#keep(view, listed);
   }
 
+  /**
+   * Takes `listing` as the shop's listing of this deployment when it has none yet (a preview's program listed
+   * the shop a moment ago: previewListing.ts); a shop already listed keeps its own.
+   */
+  handOver(target: ShopTarget, listing: LiveSubscription[] | undefined): void {
+    if (listing === undefined) return;
+    const view = this.#view(target);
+    if (view.listing !== undefined) return;
+    if (listing.length === 0) view.listedEmpty = true;
+    for (const s of listing) view.seen.add(s.id);
+    view.listing = Promise.resolve(listing);
+  }
+
   /** Stores a listing; one that fails is dropped (the next caller lists again) and never unhandled. */
   #keep(view: ShopView, listing: Promise<LiveSubscription[]>): Promise<LiveSubscription[]> {
     view.listing = listing;

@@ -122,10 +122,9 @@ describe("the engine end to end", () => {
     const refresh = await p.refresh();
     expect(refresh.summary.resourceChanges?.update ?? 0).toBe(0);
     expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
-    // The preview lists the shop twice: its program (drift and takeovers, on the resource) and the provider
-    // (is the key still the recorded shop's?); the refresh once more.
+    // The preview lists the shop once: its program (drift and takeovers, on the resource) hands the listing to
+    // the provider (is the key still the recorded shop's?); the refresh lists it once more.
     expect(sim.requests().map((r) => `${r.method} ${r.path}`)).toEqual([
-      "GET /webhook_subscriptions/",
       "GET /webhook_subscriptions/",
       "GET /webhook_subscriptions/",
     ]);

@@ -87,13 +87,21 @@ describe("pulumi preview tells what up will do", () => {
         `${sim.baseUrl} is shop_id 1 for the service. Pin it, so that a key of another shop is refused before any write: \`pulumi config set shipping:shopId 1\``,
     );
     expect(first.stdout).not.toContain(ERP_URL);
+    // The listing the program hands to the provider (it holds the ERP's URL) is neither shown nor stored.
+    const reviewed = await shop.ok(["preview", "--diff"]);
+    expect(reviewed.stdout).toMatch(/WebhookSubscription::orders\]\n\s+hook\s+: "order_status_change"/);
+    expect(reviewed.stdout).not.toContain(ERP_URL);
+    expect(reviewed.stdout).not.toContain("__previewListing");
 
     await shop.ok(["up", "--yes", "--skip-preview"]); // its preview is the one just asserted
     await shop.ok(["config", "set", "shipping:shopId", "1"]);
     const shipments = sim.subscriptions("acme").find((s) => s.hook === "shipment_status_change");
     await erp.delete([shipments?.id as number]); // the back office deletes one hook
     await erp.close();
+    sim.clearRequests();
     const drifted = await shop.ok(["preview"]);
+    // One GET for the shop: the program's listing serves the provider's pin and identity checks too.
+    expect(sim.requests().map((r) => `${r.method} ${r.path}`)).toEqual(["GET /webhook_subscriptions/"]);
     expect(drifted.stdout).toMatch(
       new RegExp(
         `${RESOURCE} shipments[^\\n]*warning: shipping: subscription ${shipments?.id} \\(shipment_status_change\\) of the default shop is gone .* \`pulumi up --refresh\` subscribes the hook again`,
@@ -101,6 +109,7 @@ describe("pulumi preview tells what up will do", () => {
     );
     expect(drifted.stdout).not.toContain("Pin it");
     await shop.ok(["up", "--yes", "--refresh", "--skip-preview"]);
+    expect((await shop.ok(["stack", "export", "--show-secrets"])).stdout).not.toContain("__previewListing");
     expect(
       sim
         .subscriptions("acme")
