@@ -1,9 +1,9 @@
 /**
  * What `pulumi preview` tells beyond the engine's plan, from the program's process: a dynamic provider cannot
  * attach a message to a resource, a program can. In previews only (the update after a preview asks nothing),
- * with one `GET /webhook_subscriptions/` per shop and deployment:
- * - the shop's key and base URL are tried: a refused key or an unreachable API fails the resource before the
- *   engine plans anything, saying how to fix it;
+ * with one `GET /webhook_subscriptions/` per shop and deployment, which the provider is handed for its own checks:
+ * - the shop's key and base URL are tried: a refused key or an unreachable API fails the resource at its
+ *   check (the provider's, with the program's message), before the engine plans anything, saying how to fix it;
  * - a create that will overwrite a live subscription of its hook (another URL) warns on the resource, and one
  *   that adopts it as it is says so (hook, shop, subscription id; never a URL: any part of one may be secret);
  * - an unchanged resource whose subscription drifted (gone, or another URL) warns on the resource;
@@ -19,7 +19,6 @@ import { ShopViews } from "./facts/shopViews";
 import { isHook } from "./hooks";
 import { decideRecorded, shopIdentityOf } from "./ownership";
 import type { HandedListing } from "./previewListing";
-import { programError } from "./programError";
 import { adopts, overwrites, pinHint, shopUnusable } from "./refusals";
 import { callbackUrlProblem } from "./schemas";
 import { configuredTargets, resolveShop, type ShopTarget } from "./settings";
@@ -68,25 +67,10 @@ function checkable(name: string, hook: unknown, url: unknown, shop: unknown): Ch
 }
 
 /**
- * `hook`, held until the shop was listed in a preview: a key the service refuses or an API that cannot be
- * reached fails the resource here, with the fix, before the engine plans anything.
- */
-export function listedFirst(
-  name: string,
-  args: { hook: pulumi.Input<string>; url: pulumi.Input<string>; shop?: pulumi.Input<string> },
-  hook: pulumi.Input<string>,
-): pulumi.Input<string> {
-  if (!pulumi.runtime.isDryRun()) return hook;
-  return pulumi.all([hook, args.url, args.shop]).apply(async ([knownHook, url, shop]) => {
-    const checked = checkable(name, knownHook, url, shop);
-    if (checked !== undefined) await listing(checked, true);
-    return knownHook;
-  });
-}
-
-/**
- * In a preview, the shop's listing for the provider (previewListing.ts): a secret (it holds live URLs), so
- * that the provider's `check` need not list the shop again. Undefined when this is no preview.
+ * In a preview, what the provider is handed for this resource's shop (previewListing.ts): the shop's listing,
+ * so that its `check` need not list the shop again, or, for the first resource of a shop whose key is refused
+ * or whose API cannot be reached, the message that fails it there, on the resource, with the fix (the others
+ * of that shop do not repeat it). A secret: the listing holds live URLs. Undefined when this is no preview.
  */
 export function listingForProvider(
   name: string,
@@ -95,29 +79,29 @@ export function listingForProvider(
   if (!pulumi.runtime.isDryRun()) return undefined;
   const handed = pulumi.all([args.hook, args.url, args.shop]).apply(async ([hook, url, shop]) => {
     const checked = checkable(name, hook, url, shop);
-    const live = checked && (await listing(checked, false));
-    return checked && live && { shopKey: checked.target.shopKey, listing: live };
+    return checked === undefined ? undefined : handedOver(checked);
   });
   return pulumi.secret(handed);
 }
 
-/**
- * The shop's listing, or undefined once the shop is known unusable. With `report`, the first resource of a
- * shop whose key is refused or whose API cannot be reached fails with the fix; the others of that shop do not
- * repeat it (one error per shop, one failed GET).
- */
-async function listing(checked: Checked, report: boolean): Promise<LiveSubscription[] | undefined> {
+/** The shop's listing, or why it cannot be listed (once per shop), or undefined once that was said. */
+async function handedOver(checked: Checked): Promise<HandedListing | undefined> {
   const { facts, target, name } = checked;
-  if (facts.unusable.has(target.shopKey)) return undefined;
+  const { shopKey } = target;
+  if (facts.unusable.has(shopKey)) return undefined;
   try {
-    return await facts.views.listing(target);
+    return { shopKey, listing: await facts.views.listing(target) };
   } catch (error) {
-    const unusable = error instanceof ShippingRequestError || error instanceof ShippingConnectionError;
-    if (!report || (unusable && facts.unusable.has(target.shopKey))) return undefined;
-    if (!unusable) throw error;
-    facts.unusable.add(target.shopKey);
-    throw programError(shopUnusable(name, target, error));
+    if (!(error instanceof ShippingRequestError || error instanceof ShippingConnectionError)) throw error;
+    if (facts.unusable.has(shopKey)) return undefined;
+    facts.unusable.add(shopKey);
+    return { shopKey, unusable: shopUnusable(name, target, error) };
   }
+}
+
+/** The shop's listing for what a preview tells, or undefined when it cannot be listed (handedOver says why). */
+function listing(checked: Checked): Promise<LiveSubscription[] | undefined> {
+  return checked.facts.views.listing(checked.target).catch(() => undefined);
 }
 
 /**
@@ -134,7 +118,7 @@ export function tellInPreview(
   pulumi.all([args.hook, args.url, args.shop]).apply(async ([hook, url, shop]) => {
     const checked = checkable(name, hook, url, shop);
     if (checked === undefined) return;
-    const live = await listing(checked, false);
+    const live = await listing(checked);
     if (live === undefined) return;
     hintPin(resource, checked, live);
     if ((await known) === false) return tellTakeover(resource, checked, live);

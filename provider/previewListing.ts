@@ -1,26 +1,32 @@
 /**
  * A preview's listing of a shop, handed from the program's process to the provider's, so that a preview lists
  * each shop once. In previews only, the program lists every shop it declares in (for what it tells on each
- * resource: a refused key, a takeover, drift) and passes the listing as the hidden, secret input
+ * resource: a takeover, drift) and passes the listing as the hidden, secret input
  * {@link PREVIEW_LISTING_INPUT}; the provider's `check` takes it as its own listing of that shop (when it has
- * none yet) and drops the input, so it is never shown, diffed or stored. The update that writes runs without
- * it: the program hands nothing over when it is no preview, and every write's decision rests on the
+ * none yet) and drops the input, so it is never shown, diffed or stored. When the listing failed (a refused
+ * key, an API that cannot be reached), the program hands over the message instead, once per shop, and `check`
+ * fails the resource with it: the error shows on the resource. The update that writes runs without any of
+ * this: the program hands nothing over when it is no preview, and every write's decision rests on the
  * provider's own listing.
  */
 import { z } from "zod";
 import type { LiveSubscription } from "./client/apiSchemas";
+import { ShippingError } from "./errors/shippingError";
+import type { ShopViews } from "./facts/shopViews";
 import type { ShopTarget } from "./settings";
 
 /** The hidden input that carries the listing (`__`: the engine neither shows nor diffs it). */
 export const PREVIEW_LISTING_INPUT = "__previewListing";
 
-/** The listing as handed over: whose it is (`shopKey`: API and key digest, no credential) and what it held. */
-export interface HandedListing {
-  readonly shopKey: string;
-  readonly listing: readonly LiveSubscription[];
-}
+/**
+ * What is handed over: whose listing it is (`shopKey`: API and key digest, no credential) and what it held, or
+ * why the shop could not be listed (a message that names the resource, the shop and the fix; no URL).
+ */
+export type HandedListing =
+  | { readonly shopKey: string; readonly listing: readonly LiveSubscription[] }
+  | { readonly shopKey: string; readonly unusable: string };
 
-const handedSchema = z.object({
+const listedSchema = z.object({
   shopKey: z.string(),
   listing: z.array(
     z.object({
@@ -32,17 +38,36 @@ const handedSchema = z.object({
     }),
   ),
 });
+const unusableSchema = z.object({ shopKey: z.string(), unusable: z.string().min(1) });
 
 /**
- * The listing handed over for `target`, or undefined: none given, not of the shop the provider resolves (the
- * two processes read other settings), or not in the handed shape (a program of another release).
+ * What was handed over for `target`: its listing, why it could not be listed, or undefined: nothing given,
+ * not of the shop the provider resolves (the two processes read other settings), or not in a handed shape (a
+ * program of another release).
  */
-export function handedListing(value: unknown, target: ShopTarget): LiveSubscription[] | undefined {
-  const parsed = handedSchema.safeParse(value);
+export function handedListing(
+  value: unknown,
+  target: ShopTarget,
+): { listing: LiveSubscription[] } | { unusable: string } | undefined {
+  const unusable = unusableSchema.safeParse(value);
+  if (unusable.success && unusable.data.shopKey === target.shopKey)
+    return { unusable: unusable.data.unusable };
+  const parsed = listedSchema.safeParse(value);
   if (!parsed.success || parsed.data.shopKey !== target.shopKey) return undefined;
-  return parsed.data.listing.map(({ shopId, accountId, ...rest }) => ({
+  const listing = parsed.data.listing.map(({ shopId, accountId, ...rest }) => ({
     ...rest,
     ...(shopId !== undefined ? { shopId } : {}),
     ...(accountId !== undefined ? { accountId } : {}),
   }));
+  return { listing };
+}
+
+/**
+ * `check`'s part: what the program handed over for `target` becomes the deployment's listing of the shop, or,
+ * when the shop could not be listed, fails the resource with the program's message.
+ */
+export function takeHandedListing(views: ShopViews, target: ShopTarget, value: unknown): void {
+  const handed = handedListing(value, target);
+  if (handed !== undefined && "unusable" in handed) throw new ShippingError(handed.unusable);
+  if (handed !== undefined) views.handOver(target, handed.listing);
 }

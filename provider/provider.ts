@@ -13,7 +13,7 @@ import { Declarations } from "./facts/declarations";
 import { ShopViews } from "./facts/shopViews";
 import { type CheckFailure, checkInputs, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { type Operation, type Recorded, shopIdentityOf, type Verdict } from "./ownership";
-import { handedListing, PREVIEW_LISTING_INPUT } from "./previewListing";
+import { PREVIEW_LISTING_INPUT, takeHandedListing } from "./previewListing";
 import { confirmedProps, outputsOf, recordedOf, type SubscriptionOutputs, unconfirmedError } from "./records";
 import { declaredTwiceAtCheck, notOurs, stillUnconfirmed } from "./refusals";
 import { type ConfigSource, SETTINGS, type ShopTarget } from "./settings";
@@ -66,7 +66,7 @@ export class ShippingProvider {
     const target = this.#checkedTarget(shop, result.failures);
     if (target === undefined || typeof hook !== "string" || hook === UNKNOWN_VALUE || failed("hook"))
       return result;
-    this.#views.handOver(target, handedListing(news[PREVIEW_LISTING_INPUT], target));
+    takeHandedListing(this.#views, target, news[PREVIEW_LISTING_INPUT]);
     if (target.pin !== undefined) {
       // A pinned shop is checked before any step writes: also an added resource, a rename without an alias
       // or `up --replace`, which the engine ties to no recorded resource.

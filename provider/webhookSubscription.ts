@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_MODULE, RESOURCE_TYPE } from "./dynamicProvider";
 import type { Hook } from "./hooks";
-import { listedFirst, listingForProvider, tellInPreview } from "./previewChecks";
+import { listingForProvider, tellInPreview } from "./previewChecks";
 import { PREVIEW_LISTING_INPUT } from "./previewListing";
 import { programError } from "./programError";
 import { failUncalledProgram, noteDeclaration, warnPlaintextCredentials } from "./programGuards";
@@ -118,7 +118,7 @@ export class WebhookSubscription extends pulumi.CustomResource {
       name,
       {
         __provider: PROVIDER_MODULE,
-        hook: listedFirst(name, args, hook),
+        hook,
         url: secretUrlChecked(name, args.url),
         shop: args.shop,
         subscriptionId: undefined,

@@ -65,8 +65,7 @@ export class ShopViews {
    * Takes `listing` as the shop's listing of this deployment when it has none yet (a preview's program listed
    * the shop a moment ago: previewListing.ts); a shop already listed keeps its own.
    */
-  handOver(target: ShopTarget, listing: LiveSubscription[] | undefined): void {
-    if (listing === undefined) return;
+  handOver(target: ShopTarget, listing: LiveSubscription[]): void {
     const view = this.#view(target);
     if (view.listing !== undefined) return;
     if (listing.length === 0) view.listedEmpty = true;

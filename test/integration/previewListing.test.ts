@@ -87,6 +87,18 @@ describe("a preview's listing, handed from the program to the provider", () => {
   });
 });
 
+describe("a shop the program could not list", () => {
+  it("fails the resource's check with the program's message, and the provider asks nothing", async () => {
+    const runtime = await freshProvider(configOf(ACME_KEY));
+    const target = resolveShop(undefined, (key) => configOf(ACME_KEY)[key], {});
+    sim.clearRequests();
+    const message = 'WebhookSubscription "orders": the default shop: the service refuses the key (401)';
+    const news = { ...ORDERS, [PREVIEW_LISTING_INPUT]: { shopKey: target.shopKey, unusable: message } };
+    await expect(runtime.check({}, news)).rejects.toThrow(message);
+    expect(sim.requests()).toEqual([]);
+  });
+});
+
 describe("handedListing: what the provider takes from the hidden input", () => {
   const config: Record<string, string> = {
     "shipping:baseUrl": "http://127.0.0.1:4010",
@@ -95,13 +107,20 @@ describe("handedListing: what the provider takes from the hidden input", () => {
   const target = resolveShop(undefined, (key) => config[key], {});
   const sub = { id: 7, hook: "order_status_change", url: "https://a.example.com/x" };
   const rows: [string, unknown, unknown][] = [
-    ["the listing of this shop", { shopKey: target.shopKey, listing: [sub] }, [sub]],
-    ["an empty listing of this shop", { shopKey: target.shopKey, listing: [] }, []],
+    ["the listing of this shop", { shopKey: target.shopKey, listing: [sub] }, { listing: [sub] }],
+    ["an empty listing of this shop", { shopKey: target.shopKey, listing: [] }, { listing: [] }],
     [
       "shop and account as the service reported them",
       { shopKey: target.shopKey, listing: [{ ...sub, shopId: "1", accountId: "9" }] },
-      [{ ...sub, shopId: "1", accountId: "9" }],
+      { listing: [{ ...sub, shopId: "1", accountId: "9" }] },
     ],
+    [
+      "why this shop could not be listed",
+      { shopKey: target.shopKey, unusable: "refused" },
+      { unusable: "refused" },
+    ],
+    ["why another shop could not be listed", { shopKey: "other", unusable: "refused" }, undefined],
+    ["an empty reason", { shopKey: target.shopKey, unusable: "" }, undefined],
     ["another shop's listing", { shopKey: `${target.shopKey}x`, listing: [sub] }, undefined],
     ["nothing handed over", undefined, undefined],
     ["a listing without its shop", { listing: [sub] }, undefined],

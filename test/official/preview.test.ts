@@ -49,6 +49,13 @@ describe("pulumi preview tells what up will do", () => {
     const failing = await project("preview-key", "not-a-key-of-any-shop");
     const refused = await failing.pulumi(["preview"]);
     expect(refused.status).not.toBe(0);
+    // On the resource (its check fails), not on the Stack as an error serializing one of its inputs.
+    expect(refused.stdout).toMatch(
+      new RegExp(
+        `Diagnostics:\\n  ${RESOURCE} \\(orders\\):\\n    error: WebhookSubscription "orders": the default shop`,
+      ),
+    );
+    expect(refused.stdout).not.toContain("error serializing");
     expect(refused.stdout).toContain(
       `WebhookSubscription "orders": the default shop at ${sim.baseUrl}: the service refuses the key in shipping:apiKey (401). Set the shop's key: \`pulumi config set --secret shipping:apiKey <key>\``,
     );
@@ -62,6 +69,7 @@ describe("pulumi preview tells what up will do", () => {
     await failing.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
     const failed = await failing.pulumi(["preview"], { SHIPPING_RETRY: JSON.stringify({ maxRetries: 0 }) });
     expect(failed.status).not.toBe(0);
+    expect(failed.stdout).not.toContain("error serializing");
     expect(failed.stdout).toMatch(
       new RegExp(
         `the default shop at ${unreachable.replaceAll(".", "\\.")} cannot be reached \\(.*ECONNREFUSED.*\\)\\. Check shipping:baseUrl, and that the service is up`,
