@@ -6,7 +6,14 @@
  */
 import type { LiveSubscription } from "./client/apiSchemas";
 import type { ShippingConfigError } from "./errors/configError";
-import { isSameShop, type Recorded, type RecordedPlace, type ShopIdentity, shopIdentityOf } from "./recorded";
+import {
+  isListedUrl,
+  isSameShop,
+  type Recorded,
+  type RecordedPlace,
+  type ShopIdentity,
+  shopIdentityOf,
+} from "./recorded";
 import {
   cannotConfirmGone,
   drifted,
@@ -76,7 +83,7 @@ export function isRecorded(live: LiveSubscription, recorded: Recorded): boolean 
   const identity = shopIdentityOf([live]);
   return (
     live.hook === recorded.hook &&
-    live.url === recorded.url &&
+    isListedUrl(live.url, recorded.url) &&
     (recorded.shopId === undefined || identity === undefined || isSameShop(identity, recorded))
   );
 }
@@ -129,7 +136,9 @@ function writtenMatch(
 ): LiveSubscription | undefined {
   const written = recorded.written;
   if (written === undefined) return undefined;
-  return listing.find((s) => written.includes(s.id) && s.hook === recorded.hook && s.url === recorded.url);
+  return listing.find(
+    (s) => written.includes(s.id) && s.hook === recorded.hook && isListedUrl(s.url, recorded.url),
+  );
 }
 
 /** Diff and a replacement's create act on the shop the resource names (a changed shop input replaces). */

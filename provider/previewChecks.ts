@@ -13,12 +13,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { LiveSubscription } from "./client/apiSchemas";
 import { Clients } from "./clients";
-import { ShippingConnectionError } from "./errors/connectionError";
-import { ShippingRequestError } from "./errors/requestError";
+import { ShippingConfigError } from "./errors/configError";
+import { ShippingError } from "./errors/shippingError";
 import { ShopViews } from "./facts/shopViews";
 import { isHook } from "./hooks";
 import { decideRecorded, shopIdentityOf } from "./ownership";
-import type { HandedListing } from "./previewListing";
+import { type HandedListing, listingToHand } from "./previewListing";
 import { adopts, overwrites, pinHint, shopUnusable } from "./refusals";
 import { callbackUrlProblem } from "./schemas";
 import { configuredTargets, resolveShop, type ShopTarget } from "./settings";
@@ -31,8 +31,8 @@ class PreviewFacts {
   readonly views = new ShopViews((target) => this.clients.for(target).list());
   /** Shops (by `shopKey`) already told how to pin them. */
   readonly hinted = new Set<string>();
-  /** Shops (by `shopKey`) whose key was refused or whose API could not be reached: told once, not asked again. */
-  readonly unusable = new Set<string>();
+  /** Shops (by `shopKey`) that could not be listed (a refused key, an API down), with why: not asked again. */
+  readonly unusable = new Map<string, ShippingError>();
 }
 
 const factsByDeployment = new WeakMap<object, PreviewFacts>();
@@ -68,9 +68,10 @@ function checkable(name: string, hook: unknown, url: unknown, shop: unknown): Ch
 
 /**
  * In a preview, what the provider is handed for this resource's shop (previewListing.ts): the shop's listing,
- * so that its `check` need not list the shop again, or, for the first resource of a shop whose key is refused
- * or whose API cannot be reached, the message that fails it there, on the resource, with the fix (the others
- * of that shop do not repeat it). A secret: the listing holds live URLs. Undefined when this is no preview.
+ * with each URL as its digest (the engine's verbose logs print every input), so that its `check` need not list
+ * the shop again; or, when the shop cannot be listed (a refused key, an API down), the message that fails the
+ * resource's check, on the resource, with the fix. Given to every resource of the shop: the engine checks only
+ * those a `--target` or `--exclude` leaves in, and stops at the first failure. Undefined when this is no preview.
  */
 export function listingForProvider(
   name: string,
@@ -84,24 +85,34 @@ export function listingForProvider(
   return pulumi.secret(handed);
 }
 
-/** The shop's listing, or why it cannot be listed (once per shop), or undefined once that was said. */
 async function handedOver(checked: Checked): Promise<HandedListing | undefined> {
   const { facts, target, name } = checked;
   const { shopKey } = target;
-  if (facts.unusable.has(shopKey)) return undefined;
-  try {
-    return { shopKey, listing: await facts.views.listing(target) };
-  } catch (error) {
-    if (!(error instanceof ShippingRequestError || error instanceof ShippingConnectionError)) throw error;
-    if (facts.unusable.has(shopKey)) return undefined;
-    facts.unusable.add(shopKey);
-    return { shopKey, unusable: shopUnusable(name, target, error) };
-  }
+  const live = await listing(checked);
+  if (live !== undefined) return listingToHand(shopKey, live);
+  const why = facts.unusable.get(shopKey);
+  if (why === undefined) return undefined;
+  const unusable =
+    why instanceof ShippingConfigError
+      ? `WebhookSubscription "${name}": ${why.message}`
+      : shopUnusable(name, target, why);
+  return { shopKey, unusable };
 }
 
-/** The shop's listing for what a preview tells, or undefined when it cannot be listed (handedOver says why). */
-function listing(checked: Checked): Promise<LiveSubscription[] | undefined> {
-  return checked.facts.views.listing(checked.target).catch(() => undefined);
+/**
+ * The shop's listing, listed once per deployment; undefined when it cannot be listed, and then not asked again
+ * (`facts.unusable` keeps why). An error that is not the service's or the settings' is a defect: thrown.
+ */
+async function listing(checked: Checked): Promise<LiveSubscription[] | undefined> {
+  const { facts, target } = checked;
+  if (facts.unusable.has(target.shopKey)) return undefined;
+  try {
+    return await facts.views.listing(target);
+  } catch (error) {
+    if (!(error instanceof ShippingError)) throw error;
+    facts.unusable.set(target.shopKey, error);
+    return undefined;
+  }
 }
 
 /**
@@ -118,7 +129,7 @@ export function tellInPreview(
   pulumi.all([args.hook, args.url, args.shop]).apply(async ([hook, url, shop]) => {
     const checked = checkable(name, hook, url, shop);
     if (checked === undefined) return;
-    const live = await listing(checked);
+    const live = await listing(checked).catch(() => undefined);
     if (live === undefined) return;
     hintPin(resource, checked, live);
     if ((await known) === false) return tellTakeover(resource, checked, live);

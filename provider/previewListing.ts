@@ -2,7 +2,8 @@
  * A preview's listing of a shop, handed from the program's process to the provider's, so that a preview lists
  * each shop once. In previews only, the program lists every shop it declares in (for what it tells on each
  * resource: a takeover, drift) and passes the listing as the hidden, secret input
- * {@link PREVIEW_LISTING_INPUT}; the provider's `check` takes it as its own listing of that shop (when it has
+ * {@link PREVIEW_LISTING_INPUT}, each URL as its digest (the engine's verbose logs print every input, secret or
+ * not; a digest is all that `diff` compares a recorded URL with); the provider's `check` takes it as its own listing of that shop (when it has
  * none yet) and drops the input, so it is never shown, diffed or stored. When the listing failed (a refused
  * key, an API that cannot be reached), the program hands over the message instead, once per shop, and `check`
  * fails the resource with it: the error shows on the resource. The update that writes runs without any of
@@ -13,6 +14,7 @@ import { z } from "zod";
 import type { LiveSubscription } from "./client/apiSchemas";
 import { ShippingError } from "./errors/shippingError";
 import type { ShopViews } from "./facts/shopViews";
+import { urlDigest } from "./recorded";
 import type { ShopTarget } from "./settings";
 
 /** The hidden input that carries the listing (`__`: the engine neither shows nor diffs it). */
@@ -25,6 +27,11 @@ export const PREVIEW_LISTING_INPUT = "__previewListing";
 export type HandedListing =
   | { readonly shopKey: string; readonly listing: readonly LiveSubscription[] }
   | { readonly shopKey: string; readonly unusable: string };
+
+/** What the program hands over for a shop it listed: the listing with every URL as its digest. */
+export function listingToHand(shopKey: string, listing: readonly LiveSubscription[]): HandedListing {
+  return { shopKey, listing: listing.map((s) => ({ ...s, url: urlDigest(s.url) })) };
+}
 
 const listedSchema = z.object({
   shopKey: z.string(),

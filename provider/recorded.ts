@@ -2,7 +2,24 @@
  * What state records of a subscription, and the shop the service reports on its subscriptions: the facts the
  * ownership rule (ownership.ts) and its messages (refusals.ts) are about.
  */
+import { createHash } from "node:crypto";
 import type { LiveSubscription } from "./client/apiSchemas";
+
+/**
+ * How a listing handed over by a preview's program carries each URL (previewListing.ts): a digest, so that no
+ * URL of the shop reaches the engine (its verbose logs print every input). A callback URL never starts so.
+ */
+const URL_DIGEST_PREFIX = "sha256:";
+
+/** The digest a handed listing gives in place of `url`. */
+export function urlDigest(url: string): string {
+  return `${URL_DIGEST_PREFIX}${createHash("sha256").update(url).digest("hex")}`;
+}
+
+/** Whether a listed URL (or its digest, in a handed listing) is `url`. */
+export function isListedUrl(listed: string, url: string): boolean {
+  return listed.startsWith(URL_DIGEST_PREFIX) ? listed === urlDigest(url) : listed === url;
+}
 
 /** A shop as the service reports it on its subscriptions. */
 export interface ShopIdentity {

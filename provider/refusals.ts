@@ -6,6 +6,7 @@
 import { ShippingConfigError } from "./errors/configError";
 import { ShippingConnectionError } from "./errors/connectionError";
 import { ShippingRequestError } from "./errors/requestError";
+import { ShippingResponseError } from "./errors/responseError";
 import { ShippingError } from "./errors/shippingError";
 import type { RecordedPlace, ShopIdentity } from "./recorded";
 import type { ShopTarget } from "./settings";
@@ -269,15 +270,14 @@ export function drifted(
 export function shopUnusable(name: string, target: ShopTarget, error: unknown): string {
   const what = `WebhookSubscription "${name}": ${shopName(target.label)} at ${target.api}`;
   const status = (error as { status?: unknown }).status;
-  const reason = reasonOf(error);
   const baseUrl = target.baseUrlSetting ?? "shipping:baseUrl";
   if (status === 401 || status === 403)
     return `${what}: the service refuses the key in ${keySetting(target)} (${status}). Set the shop's key: \`${setKeyCommand(target)}\``;
   if (error instanceof ShippingConnectionError)
     return `${what} cannot be reached (${error.reason}${error.code !== undefined ? ` (${error.code})` : ""}). Check ${baseUrl}, and that the service is up`;
-  if (status === undefined)
-    return `${what} cannot be reached (${reason}). Check ${baseUrl}, and that the service is up`;
-  return `${what}: listing the shop failed (${reason}); run the preview again, and if it keeps failing check ${baseUrl}`;
+  if (error instanceof ShippingResponseError)
+    return `${what} answers, but not as the Shipping API does (${reasonOf(error)}). Check ${baseUrl}`;
+  return `${what}: listing the shop failed (${reasonOf(error)}); run the preview again, and if it keeps failing check ${baseUrl}`;
 }
 
 /** A create that will overwrite the live subscription of its hook, which calls another URL now. */

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Clients } from "../../provider/clients";
-import { handedListing, PREVIEW_LISTING_INPUT } from "../../provider/previewListing";
+import { handedListing, listingToHand, PREVIEW_LISTING_INPUT } from "../../provider/previewListing";
+import { isListedUrl, urlDigest } from "../../provider/recorded";
 import { configuredTargets, resolveShop } from "../../provider/settings";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { freshProvider } from "../support/provider";
@@ -21,14 +22,17 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 beforeEach(() => sim.reset());
 
-const configOf = (apiKey: string) => ({ "shipping:baseUrl": sim.baseUrl, "shipping:apiKey": apiKey });
+const configOf = (apiKey: string): Record<string, string> => ({
+  "shipping:baseUrl": sim.baseUrl,
+  "shipping:apiKey": apiKey,
+});
 
 /** What a preview's program hands over for the default shop under `config`: it lists the shop, as the program does. */
 async function programListing(config: Record<string, string>) {
   const source = (key: string) => config[key];
   const target = resolveShop(undefined, source, {});
   const listing = await new Clients(() => configuredTargets(source, {})).for(target).list();
-  return { shopKey: target.shopKey, listing };
+  return listingToHand(target.shopKey, listing);
 }
 
 /** Deploys ORDERS in acme and returns its id and recorded outputs (what diff gets as olds). */
@@ -130,5 +134,24 @@ describe("handedListing: what the provider takes from the hidden input", () => {
   ];
   it.each(rows)("%s", (_case, value, expected) => {
     expect(handedListing(value, target)).toEqual(expected);
+  });
+});
+
+describe("isListedUrl: a handed listing's URL digest stands for that URL only", () => {
+  const url = "https://hooks.example.com/orders?token=abc";
+  const rows: [string, string, string, boolean][] = [
+    ["a URL as the service lists it", url, url, true],
+    ["another URL as listed", "https://hooks.example.com/other", url, false],
+    ["the digest of the URL", urlDigest(url), url, true],
+    ["the digest of another URL", urlDigest("https://hooks.example.com/other"), url, false],
+    ["a digest compared with itself as a URL", urlDigest(url), urlDigest(url), false],
+  ];
+  it.each(rows)("%s", (_case, listed, recorded, same) => {
+    expect(isListedUrl(listed, recorded)).toBe(same);
+  });
+
+  it("a handed listing holds no URL, only digests", () => {
+    const handed = listingToHand("k", [{ id: 1, hook: "order_status_change", url }]);
+    expect(JSON.stringify(handed)).not.toContain("hooks.example.com");
   });
 });

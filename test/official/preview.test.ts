@@ -4,6 +4,8 @@
  * on that resource; an unchanged resource whose subscription drifted warns on it; a shop that is not pinned is
  * told how to pin it. Never a URL in those messages (any part of one may be a secret).
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ShippingClient } from "../../provider";
 import { type RunningSimulator, startSimulator } from "../../simulator";
@@ -49,18 +51,29 @@ describe("pulumi preview tells what up will do", () => {
     const failing = await project("preview-key", "not-a-key-of-any-shop");
     const refused = await failing.pulumi(["preview"]);
     expect(refused.status).not.toBe(0);
-    // On the resource (its check fails), not on the Stack as an error serializing one of its inputs.
-    expect(refused.stdout).toMatch(
+    // One listing for the shop, not one per resource (under shipping:authScheme auto, a 401 is asked once more
+    // with the other scheme word: two requests).
+    expect(sim.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      "GET /webhook_subscriptions/ 401",
+      "GET /webhook_subscriptions/ 401",
+    ]);
+    // On a resource of the shop (its check fails), not on the Stack as an error serializing one of its inputs;
+    // once: the engine stops at the first failed check, and the shop's other resource does not repeat it.
+    const diagnostics = refused.stdout.slice(refused.stdout.indexOf("Diagnostics:"));
+    expect(diagnostics).toMatch(
       new RegExp(
-        `Diagnostics:\\n  ${RESOURCE} \\(orders\\):\\n    error: WebhookSubscription "orders": the default shop`,
+        `^Diagnostics:\\n  ${RESOURCE} \\((orders|shipments)\\):\\n    error: WebhookSubscription "\\1": the default shop at ${sim.baseUrl}: the service refuses the key in shipping:apiKey \\(401\\)\\. Set the shop's key: \`pulumi config set --secret shipping:apiKey <key>\`\\n`,
       ),
     );
+    expect(diagnostics.split("the service refuses the key").length - 1).toBe(1);
     expect(refused.stdout).not.toContain("error serializing");
-    expect(refused.stdout).toContain(
-      `WebhookSubscription "orders": the default shop at ${sim.baseUrl}: the service refuses the key in shipping:apiKey (401). Set the shop's key: \`pulumi config set --secret shipping:apiKey <key>\``,
+    // Under --target the engine checks only the targeted resource: it fails the same way.
+    const urn = `urn:pulumi:dev::preview-key::${RESOURCE}::shipments`;
+    const targeted = await failing.pulumi(["preview", "--target", urn]);
+    expect(targeted.status).not.toBe(0);
+    expect(targeted.stdout).toContain(
+      `WebhookSubscription "shipments": the default shop at ${sim.baseUrl}: the service refuses the key in shipping:apiKey (401)`,
     );
-    // Once per shop: the shop's other resource does not repeat it.
-    expect(refused.stdout).not.toContain(`WebhookSubscription "shipments": the default shop`);
     // The same project, its key now right and its API one that is down.
     const closed = await startSimulator({ shops: TEST_SHOPS });
     const unreachable = closed.baseUrl;
@@ -73,6 +86,22 @@ describe("pulumi preview tells what up will do", () => {
     expect(failed.stdout).toMatch(
       new RegExp(
         `the default shop at ${unreachable.replaceAll(".", "\\.")} cannot be reached \\(.*ECONNREFUSED.*\\)\\. Check shipping:baseUrl, and that the service is up`,
+      ),
+    );
+    // A base URL that answers, but not as the API does (a web page): on the resource too, with what to check.
+    const page = createServer((_req, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end("<html></html>"),
+    );
+    await new Promise<void>((done) => page.listen(0, "127.0.0.1", done));
+    const pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+    await failing.ok(["config", "set", "shipping:baseUrl", pageUrl]);
+    const notApi = await failing.pulumi(["preview"], { SHIPPING_RETRY: JSON.stringify({ maxRetries: 0 }) });
+    page.close();
+    expect(notApi.status).not.toBe(0);
+    expect(notApi.stdout).not.toContain("error serializing");
+    expect(notApi.stdout).toMatch(
+      new RegExp(
+        `Diagnostics:\\n  ${RESOURCE} \\((orders|shipments)\\):\\n    error: WebhookSubscription "\\1": the default shop at ${pageUrl} answers, but not as the Shipping API does \\(.*the body is not JSON\\)\\. Check shipping:baseUrl`,
       ),
     );
     expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
@@ -100,6 +129,10 @@ describe("pulumi preview tells what up will do", () => {
     expect(reviewed.stdout).toMatch(/WebhookSubscription::orders\]\n\s+hook\s+: "order_status_change"/);
     expect(reviewed.stdout).not.toContain(ERP_URL);
     expect(reviewed.stdout).not.toContain("__previewListing");
+    // Not even in the engine's verbose log, which prints every input: the handed listing holds digests.
+    const verbose = await shop.ok(["preview", "-v=9", "--logtostderr"]);
+    expect(verbose.stderr).toContain("__previewListing");
+    expect(`${verbose.stdout}${verbose.stderr}`).not.toContain(ERP_URL);
 
     await shop.ok(["up", "--yes", "--skip-preview"]); // its preview is the one just asserted
     await shop.ok(["config", "set", "shipping:shopId", "1"]);

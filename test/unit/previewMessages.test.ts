@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ShippingConnectionError } from "../../provider/errors/connectionError";
 import { ShippingRequestError } from "../../provider/errors/requestError";
+import { ShippingResponseError } from "../../provider/errors/responseError";
 import { shopUnusable } from "../../provider/refusals";
 import { resolveShop, type ShopTarget } from "../../provider/settings";
 
@@ -85,5 +86,26 @@ describe("shopUnusable", () => {
     // One way out, not the request error's own hint as well.
     expect(text).not.toContain("hint:");
     expect(text).not.toContain("secret-key-value");
+  });
+
+  it.each([
+    [
+      "a web page where the API should be",
+      200,
+      "answers, but not as the Shipping API does (",
+      "Check shipping:baseUrl",
+    ],
+    ["a server error", 500, "listing the shop failed (", "run the preview again"],
+  ])("%s: says what it is and what to check (review)", (_, status, says, fix) => {
+    const response = { status, headers: {}, body: "<html></html>" };
+    const error =
+      status === 200
+        ? new ShippingResponseError(request, response, "the body is not JSON")
+        : new ShippingRequestError(request, response, "Internal Server Error", undefined, []);
+    const text = shopUnusable("orders", target("(default)"), error);
+    expect(text).toContain(`WebhookSubscription "orders": the default shop at ${BASE}`);
+    expect(text).toContain(says);
+    expect(text).toContain(fix);
+    expect(text).not.toContain("cannot be reached");
   });
 });
