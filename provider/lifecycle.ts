@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { ShippingError } from "./errors/shippingError";
 import { HOOKS } from "./hooks";
 import { callbackUrlSchema, hookSchema, shopNameSchema } from "./schemas";
 
@@ -29,13 +30,24 @@ const requiredReasons: Partial<Record<(typeof INPUT_PROPERTIES)[number], string>
 };
 
 /**
+ * The hidden input a program sets when its `url` is a secret that breaks the URL rule: the message, which names
+ * the resource and the rule and not the URL. The provider gets secrets unwrapped and cannot tell one, and the
+ * engine prints a check failure with the property's value; so the check fails the resource with this message.
+ * (Thrown in the program instead, the error could leave an Automation API inline program waiting.)
+ */
+export const SECRET_URL_PROBLEM_INPUT = "__secretUrlProblem";
+
+/**
  * Validates the inputs before any API call. Unknown values (preview) pass; every failure names the property,
- * the rule and the fix. Never throws.
+ * the rule and the fix. Throws only for a secret URL that breaks the rule ({@link SECRET_URL_PROBLEM_INPUT}).
  */
 export function checkInputs(news: Record<string, unknown>): {
   inputs: Record<string, unknown>;
   failures: CheckFailure[];
 } {
+  const secretUrlProblem = news[SECRET_URL_PROBLEM_INPUT];
+  if (typeof secretUrlProblem === "string" && secretUrlProblem !== "")
+    throw new ShippingError(secretUrlProblem);
   const inputs: Record<string, unknown> = {};
   const failures: CheckFailure[] = [];
   for (const property of INPUT_PROPERTIES) {

@@ -1,9 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_MODULE, RESOURCE_TYPE } from "./dynamicProvider";
 import type { Hook } from "./hooks";
+import { SECRET_URL_PROBLEM_INPUT } from "./lifecycle";
 import { listingForProvider, tellInPreview } from "./previewChecks";
 import { PREVIEW_LISTING_INPUT } from "./previewListing";
-import { programError } from "./programError";
 import { failUncalledProgram, noteDeclaration, warnPlaintextCredentials } from "./programGuards";
 import { callbackUrlProblem } from "./schemas";
 
@@ -66,18 +66,19 @@ function declaredHook(name: string, args: WebhookSubscriptionArgs): pulumi.Input
 }
 
 /**
- * A secret URL checked in the program, before the engine sees it: a check failure of the provider would
- * quote the value (dynamic providers get secrets unwrapped and cannot tell), so a secret URL that breaks the
- * rule fails the program here with a message that names the resource and the rule, not the URL. A plain URL
- * is left to the provider's check, which reports it on the `url` property.
+ * For a secret URL that breaks the rule, the message the provider's check fails the resource with (see
+ * SECRET_URL_PROBLEM_INPUT): it names the resource and the rule, not the URL. A plain URL is left to the
+ * provider's check, which reports it on the `url` property, with the fix.
  */
-function secretUrlChecked(name: string, url: pulumi.Input<string>): pulumi.Input<string> {
-  if (!pulumi.Output.isInstance(url)) return url;
+function secretUrlProblem(
+  name: string,
+  url: pulumi.Input<string>,
+): pulumi.Input<string | undefined> | undefined {
+  if (!pulumi.Output.isInstance(url)) return undefined;
   return url.apply(async (value) => {
-    if (typeof value !== "string" || !(await pulumi.isSecret(url as pulumi.Output<string>))) return value;
+    if (typeof value !== "string" || !(await pulumi.isSecret(url as pulumi.Output<string>))) return undefined;
     const problem = callbackUrlProblem(value, { secret: true });
-    if (problem !== undefined) throw programError(`WebhookSubscription "${name}": url: ${problem}`);
-    return value;
+    return problem === undefined ? undefined : `WebhookSubscription "${name}": url: ${problem}`;
   });
 }
 
@@ -119,7 +120,7 @@ export class WebhookSubscription extends pulumi.CustomResource {
       {
         __provider: PROVIDER_MODULE,
         hook,
-        url: secretUrlChecked(name, args.url),
+        url: args.url,
         shop: args.shop,
         subscriptionId: undefined,
         api: undefined,
@@ -127,6 +128,7 @@ export class WebhookSubscription extends pulumi.CustomResource {
         accountId: undefined,
         previous: undefined,
         [PREVIEW_LISTING_INPUT]: listingForProvider(name, args),
+        [SECRET_URL_PROBLEM_INPUT]: secretUrlProblem(name, args.url),
       },
       { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "previous"] },
     );

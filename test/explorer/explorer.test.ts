@@ -74,6 +74,42 @@ describe("the explorer", () => {
   });
 });
 
+describe("the long run's counterexamples, replayed", () => {
+  it("an inline program whose secret URL breaks the rule fails at once on the resource (it waited, seed 7302)", async () => {
+    const steps = [
+      {
+        kind: "add",
+        stack: "one",
+        name: "sub-alpha",
+        hook: "shipment_status_change",
+        url: 0,
+        secret: true,
+        shop: "default",
+      },
+      {
+        kind: "add",
+        stack: "one",
+        name: "sub-delta",
+        hook: "shipment_label_created",
+        url: 3,
+        secret: true,
+        shop: "alt",
+      },
+      { kind: "operation", stack: "one", op: "up" },
+    ] as const;
+    const world = await World.create();
+    try {
+      const { reports, counterexample } = await replay(world, steps, console.log);
+      expect(counterexample?.violations ?? []).toEqual([]);
+      expect(reports.at(-1)?.note).toMatch(
+        /^failed: .*WebhookSubscription \(sub-delta\): error: WebhookSubscription "sub-delta": url: the URL \(a secret, not shown\) must be lowercase/,
+      );
+    } finally {
+      await world.close();
+    }
+  });
+});
+
 /** A copy of the built package whose delete returns without calling the API. */
 function brokenBuild(): string {
   const root = repoRoot();

@@ -80,7 +80,7 @@ describe("hooks from secret stack config (examples/from-config)", () => {
     expect(sim.subscriptions("acme")).toEqual([]);
   });
 
-  it("a secret URL given in a program that breaks the rule fails the program naming the resource, not the URL", async () => {
+  it("a secret URL given in a program that breaks the rule fails the resource naming it and the rule, not the URL", async () => {
     sim.reset();
     const project = await OfficialProject.create("secret-url", {
       ...typescriptProjectFiles("secret-url"),
@@ -100,6 +100,11 @@ describe("hooks from secret stack config (examples/from-config)", () => {
       'WebhookSubscription "orders": url: the URL (a secret, not shown) must be lowercase',
     );
     expect(`${bad.stdout}${bad.stderr}`).not.toContain(TOKEN);
+    // On the resource (its check fails with the program's message), not an error of the program's process.
+    expect(bad.stdout).toMatch(
+      /WebhookSubscription \(orders\):\n {4}error: WebhookSubscription "orders": url:/,
+    );
+    expect(bad.stdout).not.toContain("error serializing");
     expect(sim.requests()).toEqual([]);
   });
 
@@ -133,6 +138,7 @@ describe("hooks from secret stack config (examples/from-config)", () => {
         'WebhookSubscription "orders": url: the URL (a secret, not shown) must be lowercase',
       );
       expect(`${bad.stdout}${bad.stderr}`).not.toContain(TOKEN);
+      expect(bad.stdout, args.join(" ")).not.toContain("error serializing");
       // A hang ends only at the engine's own deadline, minutes later.
       expect(Date.now() - started, args.join(" ")).toBeLessThan(60_000);
     }

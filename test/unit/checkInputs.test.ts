@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkInputs, UNKNOWN_VALUE } from "../../provider/lifecycle";
+import { checkInputs, SECRET_URL_PROBLEM_INPUT, UNKNOWN_VALUE } from "../../provider/lifecycle";
 import { AMBIGUOUS_URLS } from "../support/ambiguousUrls";
 
 const hook = "order_status_change";
@@ -79,5 +79,30 @@ describe("checkInputs: hook, shop and presence", () => {
   it("drops properties it does not know (such as a stray apiKey) from the checked inputs", () => {
     const { inputs } = checkInputs({ hook, url: "https://a.example/x", apiKey: "should-not-be-stored" });
     expect(inputs).toEqual({ hook, url: "https://a.example/x" });
+  });
+});
+
+describe("checkInputs: a secret URL that breaks the rule (the program's message, never the URL)", () => {
+  const bad = "https://Hooks.example.com/orders?token=T0KEN";
+  const message = 'WebhookSubscription "orders": url: the URL (a secret, not shown) must be lowercase';
+  it.each([
+    ["the program's message: fails the resource with it", { [SECRET_URL_PROBLEM_INPUT]: message }, message],
+    ["none given: the url rule reports it on url", {}, undefined],
+    ["an empty message: not a refusal", { [SECRET_URL_PROBLEM_INPUT]: "" }, undefined],
+    ["not a string: not a refusal", { [SECRET_URL_PROBLEM_INPUT]: true }, undefined],
+  ])("%s", (_case, hidden, thrown) => {
+    const news = { hook, url: bad, ...hidden };
+    if (thrown === undefined) {
+      expect(checkInputs(news).failures.map((f) => f.property)).toEqual(["url"]);
+      return;
+    }
+    let error: unknown;
+    try {
+      checkInputs(news);
+    } catch (e) {
+      error = e;
+    }
+    expect(String(error)).toContain(thrown);
+    expect(String(error)).not.toContain("T0KEN");
   });
 });
