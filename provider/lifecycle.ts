@@ -30,8 +30,9 @@ const requiredReasons: Partial<Record<(typeof INPUT_PROPERTIES)[number], string>
 };
 
 /**
- * The hidden input a program sets when its `url` is a secret that breaks the URL rule: the message, which names
- * the resource and the rule and not the URL. The provider gets secrets unwrapped and cannot tell one, and the
+ * The hidden input a program sets when its `url` is a secret that breaks the URL rule: `{ refusal }`, a message
+ * that names the resource and the rule and not the URL (an object, so that the engine's marker of a value not
+ * known yet, a string, is never taken for one). The provider gets secrets unwrapped and cannot tell one, and the
  * engine prints a check failure with the property's value; so the check fails the resource with this message.
  * (Thrown in the program instead, the error could leave an Automation API inline program waiting.)
  */
@@ -45,9 +46,8 @@ export function checkInputs(news: Record<string, unknown>): {
   inputs: Record<string, unknown>;
   failures: CheckFailure[];
 } {
-  const secretUrlProblem = news[SECRET_URL_PROBLEM_INPUT];
-  if (typeof secretUrlProblem === "string" && secretUrlProblem !== "")
-    throw new ShippingError(secretUrlProblem);
+  const refusal = (news[SECRET_URL_PROBLEM_INPUT] as { refusal?: unknown } | null | undefined)?.refusal;
+  if (typeof refusal === "string" && refusal !== "") throw new ShippingError(refusal);
   const inputs: Record<string, unknown> = {};
   const failures: CheckFailure[] = [];
   for (const property of INPUT_PROPERTIES) {

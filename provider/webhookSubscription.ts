@@ -73,12 +73,12 @@ function declaredHook(name: string, args: WebhookSubscriptionArgs): pulumi.Input
 function secretUrlProblem(
   name: string,
   url: pulumi.Input<string>,
-): pulumi.Input<string | undefined> | undefined {
+): pulumi.Input<{ refusal: string } | undefined> | undefined {
   if (!pulumi.Output.isInstance(url)) return undefined;
   return url.apply(async (value) => {
     if (typeof value !== "string" || !(await pulumi.isSecret(url as pulumi.Output<string>))) return undefined;
     const problem = callbackUrlProblem(value, { secret: true });
-    return problem === undefined ? undefined : `WebhookSubscription "${name}": url: ${problem}`;
+    return problem === undefined ? undefined : { refusal: `WebhookSubscription "${name}": url: ${problem}` };
   });
 }
 

@@ -160,4 +160,36 @@ describe("pulumi preview tells what up will do", () => {
     await shop.ok(["destroy", "--yes", "--skip-preview"]);
     expect(sim.subscriptions("acme")).toEqual([]);
   });
+
+  it("a URL not known until another resource is created, plain or secret, previews and deploys (review)", async () => {
+    sim.reset();
+    const computed = await OfficialProject.create("preview-computed", {
+      ...typescriptProjectFiles("preview-computed"),
+      "index.ts": [
+        'import * as pulumi from "@pulumi/pulumi";',
+        'import { WebhookSubscription } from "pulumi-shipping-webhooks";',
+        'const a = new WebhookSubscription("a", { hook: "shipment_label_created", url: "https://hooks.example.com/a" });',
+        'new WebhookSubscription("b", { hook: "order_status_change", url: pulumi.concat("https://hooks.example.com/b/", a.subscriptionId) });',
+        'new WebhookSubscription("c", { hook: "shipment_status_change", url: pulumi.secret(pulumi.concat("https://hooks.example.com/c/", a.subscriptionId)) });',
+        "",
+      ].join("\n"),
+    });
+    await computed.ok(["stack", "init", "dev"]);
+    await computed.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
+    await computed.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    const preview = await computed.ok(["preview"]);
+    expect(preview.stdout).toContain("+ 4 to create");
+    await computed.ok(["up", "--yes"]);
+    const live = sim.subscriptions("acme");
+    const a = live.find((s) => s.hook === "shipment_label_created");
+    expect(live.map((s) => [s.hook, s.url]).sort()).toEqual(
+      [
+        ["order_status_change", `https://hooks.example.com/b/${a?.id}`],
+        ["shipment_label_created", "https://hooks.example.com/a"],
+        ["shipment_status_change", `https://hooks.example.com/c/${a?.id}`],
+      ].sort(),
+    );
+    await computed.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(sim.subscriptions("acme")).toEqual([]);
+  });
 });

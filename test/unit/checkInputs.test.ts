@@ -86,10 +86,21 @@ describe("checkInputs: a secret URL that breaks the rule (the program's message,
   const bad = "https://Hooks.example.com/orders?token=T0KEN";
   const message = 'WebhookSubscription "orders": url: the URL (a secret, not shown) must be lowercase';
   it.each([
-    ["the program's message: fails the resource with it", { [SECRET_URL_PROBLEM_INPUT]: message }, message],
+    [
+      "the program's message: fails the resource with it",
+      { [SECRET_URL_PROBLEM_INPUT]: { refusal: message } },
+      message,
+    ],
     ["none given: the url rule reports it on url", {}, undefined],
-    ["an empty message: not a refusal", { [SECRET_URL_PROBLEM_INPUT]: "" }, undefined],
-    ["not a string: not a refusal", { [SECRET_URL_PROBLEM_INPUT]: true }, undefined],
+    ["an empty message: not a refusal", { [SECRET_URL_PROBLEM_INPUT]: { refusal: "" } }, undefined],
+    ["not a string: not a refusal", { [SECRET_URL_PROBLEM_INPUT]: { refusal: true } }, undefined],
+    ["a bare string: not a refusal", { [SECRET_URL_PROBLEM_INPUT]: message }, undefined],
+    [
+      "not known yet (a preview): not a refusal (review)",
+      { [SECRET_URL_PROBLEM_INPUT]: UNKNOWN_VALUE },
+      undefined,
+    ],
+    ["null: not a refusal", { [SECRET_URL_PROBLEM_INPUT]: null }, undefined],
   ])("%s", (_case, hidden, thrown) => {
     const news = { hook, url: bad, ...hidden };
     if (thrown === undefined) {
