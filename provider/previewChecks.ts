@@ -85,6 +85,7 @@ export function listingForProvider(
   return pulumi.secret(handed);
 }
 
+/** The shop's listing (URLs as digests), or why it cannot be listed, worded for this resource. */
 async function handedOver(checked: Checked): Promise<HandedListing | undefined> {
   const { facts, target, name } = checked;
   const { shopKey } = target;

@@ -3,10 +3,11 @@
  * each shop once. In previews only, the program lists every shop it declares in (for what it tells on each
  * resource: a takeover, drift) and passes the listing as the hidden, secret input
  * {@link PREVIEW_LISTING_INPUT}, each URL as its digest (the engine's verbose logs print every input, secret or
- * not; a digest is all that `diff` compares a recorded URL with); the provider's `check` takes it as its own listing of that shop (when it has
- * none yet) and drops the input, so it is never shown, diffed or stored. When the listing failed (a refused
- * key, an API that cannot be reached), the program hands over the message instead, once per shop, and `check`
- * fails the resource with it: the error shows on the resource. The update that writes runs without any of
+ * not; a digest is all that `diff` compares a recorded URL with). The provider's `check` takes it as its own
+ * listing of that shop (when it has none yet) and drops the input, so it is never shown, diffed or stored. When
+ * the listing failed (a refused key, an API that cannot be reached), the program hands over the message
+ * instead, to every resource of the shop, and `check` fails the resource with it: the error shows on the
+ * resource, once (the engine stops at the first failed check). The update that writes runs without any of
  * this: the program hands nothing over when it is no preview, and every write's decision rests on the
  * provider's own listing.
  */
