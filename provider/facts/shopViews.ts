@@ -50,7 +50,11 @@ export class ShopViews {
   listing(target: ShopTarget): Promise<LiveSubscription[]> {
     const view = this.#view(target);
     if (view.listing !== undefined) return view.listing;
-    const listed = this.#list(target);
+    return this.#first(view, this.#list(target));
+  }
+
+  /** The deployment's first listing of a shop: what it held is the shop's, and whether it was empty. */
+  #first(view: ShopView, listed: Promise<LiveSubscription[]>): Promise<LiveSubscription[]> {
     listed.then(
       (subs) => {
         if (subs.length === 0) view.listedEmpty = true;
@@ -67,10 +71,7 @@ export class ShopViews {
    */
   handOver(target: ShopTarget, listing: LiveSubscription[]): void {
     const view = this.#view(target);
-    if (view.listing !== undefined) return;
-    if (listing.length === 0) view.listedEmpty = true;
-    for (const s of listing) view.seen.add(s.id);
-    view.listing = Promise.resolve(listing);
+    if (view.listing === undefined) void this.#first(view, Promise.resolve(listing));
   }
 
   /** Stores a listing; one that fails is dropped (the next caller lists again) and never unhandled. */

@@ -34,10 +34,10 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-async function project(name: string, key = ACME_KEY): Promise<OfficialProject> {
+async function project(name: string, key = ACME_KEY, program = PROGRAM): Promise<OfficialProject> {
   const created = await OfficialProject.create(name, {
     ...typescriptProjectFiles(name),
-    "index.ts": PROGRAM,
+    "index.ts": program,
   });
   await created.ok(["stack", "init", "dev"]);
   await created.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
@@ -163,9 +163,10 @@ describe("pulumi preview tells what up will do", () => {
 
   it("a URL not known until another resource is created, plain or secret, previews and deploys (review)", async () => {
     sim.reset();
-    const computed = await OfficialProject.create("preview-computed", {
-      ...typescriptProjectFiles("preview-computed"),
-      "index.ts": [
+    const computed = await project(
+      "preview-computed",
+      ACME_KEY,
+      [
         'import * as pulumi from "@pulumi/pulumi";',
         'import { WebhookSubscription } from "pulumi-shipping-webhooks";',
         'const a = new WebhookSubscription("a", { hook: "shipment_label_created", url: "https://hooks.example.com/a" });',
@@ -173,10 +174,7 @@ describe("pulumi preview tells what up will do", () => {
         'new WebhookSubscription("c", { hook: "shipment_status_change", url: pulumi.secret(pulumi.concat("https://hooks.example.com/c/", a.subscriptionId)) });',
         "",
       ].join("\n"),
-    });
-    await computed.ok(["stack", "init", "dev"]);
-    await computed.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
-    await computed.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    );
     const preview = await computed.ok(["preview"]);
     expect(preview.stdout).toContain("+ 4 to create");
     await computed.ok(["up", "--yes"]);
