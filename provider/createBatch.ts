@@ -7,13 +7,14 @@ import { BATCH_WINDOW_MS, Batcher, type ItemResult } from "./batcher";
 import type { LiveSubscription } from "./client/apiSchemas";
 import type { NewSubscription } from "./client/shippingClient";
 import type { Clients } from "./clients";
-import { planCreate } from "./createRule";
+import { type CreateRequest, pinnedListing, planBatch } from "./createPlans";
+
 import { ShippingRequestError } from "./errors/requestError";
 import { ShippingError } from "./errors/shippingError";
 import type { Claims } from "./facts/claims";
 import type { Declarations } from "./facts/declarations";
 import type { ShopViews } from "./facts/shopViews";
-import { pinRefusal, type ShopIdentity, shopIdentityOf } from "./ownership";
+import { type ShopIdentity, shopIdentityOf } from "./ownership";
 import {
   declaredTwice,
   outcomeUnknown,
@@ -23,6 +24,7 @@ import {
   WRITTEN_AND_UNDONE,
 } from "./refusals";
 import type { ShopTarget } from "./settings";
+import { takeoverRefused } from "./takeoverMessages";
 import type { Writes } from "./writes";
 
 /**
@@ -56,6 +58,8 @@ export interface Created {
   readonly seen: boolean;
   /** Present when the write could not be read back to match its id to its hook. */
   readonly unconfirmed?: Unconfirmed;
+  /** The write overwrote a subscription that no resource of the stack recorded (`takeOver: true`). */
+  readonly takenOver?: boolean;
 }
 
 /** A written subscription's id, and whether it was seen live with its hook and URL afterwards. */
@@ -80,14 +84,6 @@ export interface CreateContext {
   readonly writes: Writes;
 }
 
-/** The shop's listing, refused when it shows that a pinned shop's key reaches another shop. */
-export async function pinnedListing(views: ShopViews, target: ShopTarget): Promise<LiveSubscription[]> {
-  const listing = await views.listing(target);
-  const refusal = pinRefusal({ ...views.facts(target, 0, listing), listing });
-  if (refusal !== undefined) throw refusal;
-  return listing;
-}
-
 /** A read-back of a write failed (every attempt): the write stands, unconfirmed. */
 export class ReadBackFailure {
   constructor(readonly cause: unknown) {}
@@ -96,12 +92,12 @@ export class ReadBackFailure {
 /** The creates of one deployment. */
 export class CreateBatches {
   readonly #ctx: CreateContext;
-  readonly #batcher: Batcher<CreateGroup, NewSubscription, Created>;
+  readonly #batcher: Batcher<CreateGroup, CreateRequest, Created>;
 
   constructor(ctx: CreateContext) {
     this.#ctx = ctx;
     const { declarations, writes } = ctx;
-    this.#batcher = new Batcher<CreateGroup, NewSubscription, Created>(
+    this.#batcher = new Batcher<CreateGroup, CreateRequest, Created>(
       ({ target }) => `${target.shopKey}#pin:${target.pin?.shopId ?? ""}`,
       ({ target, identity }, requests) => {
         // Sent: these creates came, so a sibling that arrives while the batch is in flight waits for none.
@@ -123,7 +119,7 @@ export class CreateBatches {
   }
 
   /** Creates (or adopts) `request` in the shop, with the shop's other creates that arrive together. */
-  add(target: ShopTarget, identity: ShopIdentity | undefined, request: NewSubscription): Promise<Created> {
+  add(target: ShopTarget, identity: ShopIdentity | undefined, request: CreateRequest): Promise<Created> {
     return this.#batcher.add({ target, identity }, request);
   }
 
@@ -187,26 +183,17 @@ export class CreateBatches {
   async #createAll(
     target: ShopTarget,
     identity: ShopIdentity | undefined,
-    requests: readonly NewSubscription[],
+    requests: readonly CreateRequest[],
   ): Promise<ItemResult<Created>[]> {
-    const { views, declarations, claims } = this.#ctx;
+    const { views } = this.#ctx;
     const listing = await pinnedListing(views, target);
     const results: ItemResult<Created>[] = [];
     const toPost: number[] = [];
-    const hooks = new Set<string>();
-    requests.forEach(({ hook, url }, i) => {
-      const duplicate = hooks.has(hook);
-      hooks.add(hook);
-      const live = listing.find((s) => s.hook === hook);
-      const plan = planCreate({
-        url,
-        ...(live !== undefined ? { live } : {}),
-        duplicate,
-        createdByOtherKey:
-          !duplicate && identity !== undefined && declarations.createIn(target, identity.shopId, hook),
-        liveKept: live !== undefined && claims.isKept(target.api, live.id),
-      });
+    const plans = planBatch(this.#ctx, target, identity, listing, requests);
+    plans.forEach((plan, i) => {
+      const { hook } = requests[i] as CreateRequest;
       if (plan.kind === "refuse") results[i] = { error: declaredTwice(target, identity?.shopId, hook) };
+      else if (plan.kind === "refuseTakeover") results[i] = { error: takeoverRefused(target, plan.live) };
       else if (plan.kind === "adopt")
         results[i] = { value: { id: plan.live.id, current: plan.live, seen: true } };
       else toPost.push(i);
@@ -218,11 +205,18 @@ export class CreateBatches {
     toPost.forEach((requestIndex, j) => {
       const outcome = posted[j] as ItemResult<Written>;
       const current = listing.find((s) => s.hook === requests[requestIndex]?.hook);
-      results[requestIndex] = "error" in outcome ? outcome : { value: { ...outcome.value, current } };
+      const plan = plans[requestIndex];
+      const takenOver = plan?.kind === "post" && plan.takenOver === true;
+      results[requestIndex] =
+        "error" in outcome
+          ? outcome
+          : { value: { ...outcome.value, current, ...(takenOver ? { takenOver } : {}) } };
     });
     results.forEach((result, i) => {
-      if ("value" in result)
-        this.record(target, { id: result.value.id, ...(requests[i] as NewSubscription), ...identity });
+      if ("value" in result) {
+        const { hook, url } = requests[i] as CreateRequest;
+        this.record(target, { id: result.value.id, hook, url, ...identity });
+      }
     });
     return results;
   }

@@ -9,7 +9,10 @@ import { callbackUrlSchema, hookSchema, shopNameSchema } from "./schemas";
  */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-/** The resource's input properties; all of them force a replacement when they change. */
+/**
+ * The resource's input properties that force a replacement when they change. `takeOver` (may a create
+ * overwrite a subscription made outside the stack) is an input too, but changing it never replaces or writes.
+ */
 export const INPUT_PROPERTIES = ["hook", "url", "shop"] as const;
 
 /** A check failure, shown by `pulumi preview` as `<property>: <reason>`. */
@@ -70,6 +73,15 @@ export function checkInputs(news: Record<string, unknown>): {
     if (!parsed.success) {
       failures.push({ property, reason: parsed.error.issues.map((issue) => issue.message).join("; ") });
     }
+  }
+  const takeOver = news.takeOver;
+  if (takeOver !== undefined && takeOver !== null) {
+    inputs.takeOver = takeOver;
+    if (takeOver !== UNKNOWN_VALUE && typeof takeOver !== "boolean")
+      failures.push({
+        property: "takeOver",
+        reason: `must be true or false, not ${JSON.stringify(takeOver)}; true lets this resource overwrite a subscription of its hook made outside the stack`,
+      });
   }
   return { inputs, failures };
 }

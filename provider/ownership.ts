@@ -27,6 +27,7 @@ import {
   targetChanged,
 } from "./refusals";
 import type { ShopTarget } from "./settings";
+import { declaredElsewhere } from "./takeoverMessages";
 
 export { isSameShop, type Recorded, type RecordedPlace, type ShopIdentity, shopIdentityOf };
 
@@ -59,6 +60,11 @@ export interface RecordedFacts {
   readonly others: readonly ShopFacts[];
   /** APIs at which a resource of this deployment creates, adopts or keeps the recorded id. */
   readonly claimedAt: readonly string[];
+  /**
+   * Delete of a resource the program no longer declares: the shops (by `shopKey`) for which another resource
+   * of this deployment declares the recorded hook.
+   */
+  readonly declaredIn?: readonly string[];
   readonly goneAnswer?: GoneAnswer;
 }
 
@@ -106,8 +112,21 @@ export function pinRefusal(
 type Listed = ShopFacts & { readonly listing: readonly LiveSubscription[] };
 type Placed = { readonly kind: "at"; readonly shop: Listed | ShopFacts } | Verdict;
 
-/** The verdict about a recorded subscription, or the fact it needs next. */
+/**
+ * The verdict about a recorded subscription, or the fact it needs next. A delete never unsubscribes a hook that
+ * another resource of the deployment declares for the same shop and has not taken over (its create failed or
+ * did not run, as under `--continue-on-error`): the shop would be left with no subscription of a declared hook.
+ */
 export function decideRecorded(facts: RecordedFacts): Verdict {
+  const verdict = decideAlone(facts);
+  if (facts.operation !== "delete" || verdict.kind !== "ours") return verdict;
+  if (facts.declaredIn?.includes(verdict.target.shopKey) !== true) return verdict;
+  const live = verdict.live ?? facts.recorded;
+  return { kind: "refuse", error: declaredElsewhere(verdict.target, { id: live.id, hook: live.hook }) };
+}
+
+/** The verdict about a recorded subscription, by what state, the configuration and the service say of it. */
+function decideAlone(facts: RecordedFacts): Verdict {
   const { operation, recorded } = facts;
   if (operation === "delete" && recorded.api !== undefined && facts.claimedAt.includes(recorded.api))
     return { kind: "claimed" };

@@ -4,8 +4,9 @@
  * with one `GET /webhook_subscriptions/` per shop and deployment, which the provider is handed for its own checks:
  * - the shop's key and base URL are tried: a refused key or an unreachable API fails the resource at its
  *   check (the provider's, with the program's message), before the engine plans anything, saying how to fix it;
- * - a create that will overwrite a live subscription of its hook (another URL) warns on the resource, and one
- *   that adopts it as it is says so (hook, shop, subscription id; never a URL: any part of one may be secret);
+ * - a create that adopts the live subscription of its hook as it is says so (hook, shop, subscription id; never
+ *   a URL: any part of one may be secret); one that would overwrite a subscription made outside the stack is
+ *   refused by the provider's check, on the resource;
  * - an unchanged resource whose subscription drifted (gone, or another URL) warns on the resource;
  * - a shop that the service names (`shop_id`) and that is not pinned is told, once, how to pin it.
  * The provider's own checks still guard every write: these only tell earlier, and on the right resource.
@@ -19,9 +20,10 @@ import { ShopViews } from "./facts/shopViews";
 import { isHook } from "./hooks";
 import { decideRecorded, shopIdentityOf } from "./ownership";
 import { type HandedListing, listingToHand } from "./previewListing";
-import { adopts, overwrites, pinHint, shopUnusable } from "./refusals";
+import { pinHint, shopUnusable } from "./refusals";
 import { callbackUrlProblem } from "./schemas";
 import { configuredTargets, resolveShop, type ShopTarget } from "./settings";
+import { adopts } from "./takeoverMessages";
 
 /** What one deployment's previews have looked at (the program runs once per deployment). */
 class PreviewFacts {
@@ -117,7 +119,7 @@ async function listing(checked: Checked): Promise<LiveSubscription[] | undefined
 }
 
 /**
- * After `resource` is registered in a preview: warns on it of a takeover (a create) or a drift (an unchanged
+ * After `resource` is registered in a preview: tells on it of an adoption (a create) or a drift (an unchanged
  * resource), and tells once per shop how to pin it. Never throws (the provider's checks guard the writes).
  */
 export function tellInPreview(
@@ -172,8 +174,9 @@ interface PreviewedArgs {
 function tellTakeover(resource: pulumi.Resource, checked: Checked, live: readonly LiveSubscription[]): void {
   const current = live.find((s) => s.hook === checked.hook);
   if (current === undefined) return;
+  // One that calls another URL is the provider's to refuse (its check: createRule.ts `takeoverOf`), or to
+  // overwrite as the resource's own or with its opt-in: no warning, which every URL change would raise.
   if (current.url === checked.url) void pulumi.log.info(adopts(checked.target, current), resource);
-  else void pulumi.log.warn(overwrites(checked.target, current), resource);
 }
 
 function tellDrift(

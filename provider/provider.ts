@@ -3,20 +3,20 @@
  * knows (facts/), its writes and its batches; each operation decodes its inputs, resolves the shop, asks the
  * ownership rule (ownership.ts) and writes (writes.ts, createBatch.ts).
  */
+import { checkResource } from "./check";
 import { Clients } from "./clients";
-import { CreateBatches, pinnedListing, ReadBackFailure } from "./createBatch";
-import { ShippingConfigError } from "./errors/configError";
+import { CreateBatches, ReadBackFailure } from "./createBatch";
+import { pinnedListing, takeoverBeforeWrite } from "./createPlans";
 import { ShippingError } from "./errors/shippingError";
 import { ShippingUnconfirmedWriteError } from "./errors/unconfirmedWriteError";
 import { Claims } from "./facts/claims";
 import { Declarations } from "./facts/declarations";
 import { ShopViews } from "./facts/shopViews";
-import { type CheckFailure, checkInputs, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
+import { type CheckFailure, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { type Operation, type Recorded, shopIdentityOf, type Verdict } from "./ownership";
-import { PREVIEW_LISTING_INPUT, takeHandedListing } from "./previewListing";
 import { confirmedProps, outputsOf, recordedOf, type SubscriptionOutputs, unconfirmedError } from "./records";
-import { declaredTwiceAtCheck, notOurs, stillUnconfirmed } from "./refusals";
-import { type ConfigSource, SETTINGS, type ShopTarget } from "./settings";
+import { notOurs, stillUnconfirmed } from "./refusals";
+import type { ConfigSource, ShopTarget } from "./settings";
 import { settleOwnership } from "./settle";
 import { ShopTargets } from "./shopTargets";
 import { Writes } from "./writes";
@@ -31,6 +31,8 @@ export class ShippingProvider {
   readonly #views = new ShopViews((target) => this.#clients.for(target).list());
   readonly #declarations = new Declarations();
   readonly #claims = new Claims();
+  /** What a takeover decision before any write reads. */
+  readonly #facts = { views: this.#views, claims: this.#claims };
   readonly #writes = new Writes(this.#clients, this.#views, this.#claims);
   readonly #creates = new CreateBatches({
     clients: this.#clients,
@@ -51,35 +53,19 @@ export class ShippingProvider {
   }
 
   /**
-   * Validates inputs: the URL and hook rules, the shop's credentials, one declaration per hook per shop (the
-   * same API and key count as the same shop whatever it is called), and, for a pinned shop only, that its key
-   * reaches the pinned shop (one listing per shop per deployment, or a preview's own: previewListing.ts).
+   * Validates inputs before any write (check.ts): the URL and hook rules, the shop's credentials and pin, one
+   * declaration per hook per shop, and no takeover of a subscription made outside the stack.
    */
-  async check(
-    _olds: Record<string, unknown>,
+  check(
+    olds: Record<string, unknown>,
     news: Record<string, unknown>,
   ): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
-    const result = checkInputs(news);
-    const { shop, hook, url } = result.inputs;
-    const failed = (property: string) => result.failures.some((f) => f.property === property);
-    if (failed("shop") || shop === UNKNOWN_VALUE) return result;
-    const target = this.#checkedTarget(shop, result.failures);
-    if (target === undefined || typeof hook !== "string" || hook === UNKNOWN_VALUE || failed("hook"))
-      return result;
-    takeHandedListing(this.#views, target, news[PREVIEW_LISTING_INPUT]);
-    if (target.pin !== undefined) {
-      // A pinned shop is checked before any step writes: also an added resource, a rename without an alias
-      // or `up --replace`, which the engine ties to no recorded resource.
-      const refusal = await pinnedListing(this.#views, target).then(() => undefined, configErrorOnly);
-      if (refusal !== undefined)
-        return { ...result, failures: [...result.failures, { property: "shop", reason: refusal.message }] };
-    }
-    if (typeof url === "string") this.#declarations.check(target, hook, url);
-    this.#declarations.awaitCreate(target, hook);
-    const earlier = this.#declarations.declare(target, hook);
-    if (earlier !== undefined)
-      result.failures.push({ property: "hook", reason: declaredTwiceAtCheck(hook, earlier, target) });
-    return result;
+    const ctx = {
+      ...this.#facts,
+      declarations: this.#declarations,
+      targetOf: (shop: unknown) => this.#targetOf(shop),
+    };
+    return checkResource(ctx, olds, news);
   }
 
   /**
@@ -98,8 +84,14 @@ export class ShippingProvider {
     const kept = !decision.changes && this.#declarations.wasChecked(target, recorded.hook, recorded.url);
     const verdict = await this.#settle("diff", recorded, target);
     if (verdict.kind === "refuse") throw verdict.error;
-    // A replacement's create first settles that the recorded id is this shop's or gone.
-    if (decision.replaces.length > 0) this.#claims.noteReplaced(target, recorded);
+    this.#claims.noteDiffed(recorded.api ?? target.api, recorded.id);
+    if (decision.replaces.length > 0) {
+      // Its create would overwrite a subscription made outside the stack: refused before any write.
+      const takeover = await takeoverBeforeWrite(this.#facts, news, target, recorded.id);
+      if (takeover !== undefined) throw new ShippingError(takeover);
+      // A replacement's create first settles that the recorded id is this shop's or gone.
+      this.#claims.noteReplaced(target, recorded);
+    }
     if (kept) {
       // A resource the program declares keeps this subscription: no delete of the deployment removes it, and a
       // create of the same hook in the same shop under another key is a second declaration.
@@ -124,8 +116,9 @@ export class ShippingProvider {
     const target = this.#targetOf(inputs.shop);
     await this.#settleReplaced(target);
     let identity = shopIdentityOf(await pinnedListing(this.#views, target));
-    const { id, current, seen, unconfirmed } = await this.#creates.add(target, identity, { hook, url });
-    const outs = outputsOf(inputs, target, id, current);
+    const request = { hook, url, takeOver: inputs.takeOver === true };
+    const { id, current, seen, unconfirmed, takenOver } = await this.#creates.add(target, identity, request);
+    const outs = outputsOf(inputs, target, id, current, takenOver === true);
     if (unconfirmed !== undefined)
       throw unconfirmedError(inputs, target, outs, unconfirmed.written, unconfirmed.cause);
     // A shop that listed nothing cannot say which shop it is; a read of the new id does (if the service says).
@@ -177,6 +170,7 @@ export class ShippingProvider {
   ): Promise<{ id?: string; props?: Record<string, unknown> }> {
     const recorded = recordedOf(id, props);
     const verdict = await this.#settle("read", recorded, recorded.shop);
+    if ("target" in verdict) this.#claims.noteRecorded(recorded.api ?? verdict.target.api, recorded.id);
     switch (verdict.kind) {
       case "ours": {
         // An unconfirmed write is confirmed once read back: its id is the one that is this hook at this URL.
@@ -241,28 +235,13 @@ export class ShippingProvider {
       writes: this.#writes,
       resolve: (shop: string | undefined) => this.#targetOf(shop),
       configured: () => this.#targets.configured(),
+      declaredIn: (hook: string, url: string) => this.#declarations.declaredIn(hook, url),
     };
     return settleOwnership(ctx, operation, recorded, named);
   }
 
   #targetOf(shop: unknown): ShopTarget {
     return this.#targets.resolve(typeof shop === "string" ? shop : undefined);
-  }
-
-  /**
-   * The shop's target for check. A shop name that `shipping:shops` lacks (or whose entry is malformed) is a
-   * failure on `shop`, the property it is about; any other setting missing or wrong is the resource's error.
-   */
-  #checkedTarget(shop: unknown, failures: CheckFailure[]): ShopTarget | undefined {
-    try {
-      return this.#targetOf(shop);
-    } catch (error) {
-      if (!(error instanceof ShippingError)) throw error;
-      if (error instanceof ShippingConfigError && !error.setting.startsWith(SETTINGS.shops.config))
-        throw error;
-      failures.push({ property: "shop", reason: error.message });
-      return undefined;
-    }
   }
 
   /**
@@ -286,12 +265,6 @@ export class ShippingProvider {
 function settled(verdict: Verdict): unknown {
   const unexpected = () => new ShippingError(`internal error: unexpected verdict ${verdict.kind}`);
   return verdict.kind === "refuse" ? verdict.error : unexpected();
-}
-
-/** A configuration refusal as a value (undefined for none); any other error is thrown. */
-function configErrorOnly(error: unknown): ShippingConfigError {
-  if (error instanceof ShippingConfigError) return error;
-  throw error;
 }
 
 /** Says why a subscription is left alone or taken for gone; the CLI shows the provider's stderr. */

@@ -23,6 +23,11 @@ export interface SubscriptionOutputs {
   /** The subscription the hook had when this resource was created (taken over or overwritten). */
   previous?: { id: number; url: string };
   /**
+   * The id of the subscription this resource's create overwrote with `takeOver: true`: made outside the stack
+   * (no resource of it recorded it). A destroy deletes what replaced it; `previous` has what it called.
+   */
+  takenOver?: number;
+  /**
    * Present while the write is not confirmed (its read-back failed): every id its POST wrote. The next `up`
    * confirms it; refresh and delete find the resource's among them by hook and URL.
    */
@@ -53,12 +58,16 @@ export function recordedOf(id: string, props: Record<string, unknown>): Recorded
   };
 }
 
-/** The outputs of a create of `inputs` that wrote or adopted subscription `id` (`current`: the hook's before). */
+/**
+ * The outputs of a create of `inputs` that wrote or adopted subscription `id` (`current`: the hook's before;
+ * `takenOver`: the write overwrote it, made outside the stack, with the resource's opt-in).
+ */
 export function outputsOf(
   inputs: Record<string, unknown>,
   target: ShopTarget,
   id: number,
   current: { readonly id: number; readonly url: string } | undefined,
+  takenOver = false,
 ): SubscriptionOutputs {
   return {
     hook: String(inputs.hook),
@@ -67,6 +76,7 @@ export function outputsOf(
     subscriptionId: id,
     api: target.api,
     ...(current !== undefined ? { previous: { id: current.id, url: current.url } } : {}),
+    ...(current !== undefined && takenOver ? { takenOver: current.id } : {}),
   };
 }
 

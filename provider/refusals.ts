@@ -280,16 +280,6 @@ export function shopUnusable(name: string, target: ShopTarget, error: unknown): 
   return `${what}: listing the shop failed (${reasonOf(error)}); run the preview again, and if it keeps failing check ${baseUrl}`;
 }
 
-/** A create that will overwrite the live subscription of its hook, which calls another URL now. */
-export function overwrites(target: ShopTarget, live: { readonly id: number; readonly hook: string }): string {
-  return `takes over subscription ${live.id} (${live.hook}) of ${shopName(target.label)}, which calls another URL now: \`up\` overwrites it, and \`previous\` records what it was. Expected when this resource replaces its own subscription (its URL or shop changed); otherwise that URL was set elsewhere (another resource of this stack under --target, the back office, another tool or stack)`;
-}
-
-/** A create that will adopt the live subscription of its hook as it is. */
-export function adopts(target: ShopTarget, live: { readonly id: number; readonly hook: string }): string {
-  return `adopts subscription ${live.id} (${live.hook}) of ${shopName(target.label)} as it is, with no write (if another stack manages it too, destroying either removes it)`;
-}
-
 /** The service named the shop a key reaches, and the configuration does not pin it. */
 export function pinHint(target: ShopTarget, shopId: string): string {
   const set =

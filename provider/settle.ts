@@ -27,6 +27,8 @@ export interface SettleContext {
   readonly resolve: (shop: string | undefined) => ShopTarget;
   /** Every configured shop. */
   readonly configured: () => ShopTarget[];
+  /** The shops (by `shopKey`) for which a resource of this deployment declares `hook` at another URL. */
+  readonly declaredIn: (hook: string, url: string) => string[];
 }
 
 /**
@@ -54,7 +56,17 @@ export async function settleOwnership(
           .filter((t) => t.api === recorded.api && t.shopKey !== namedKey)
           .map((t) => ctx.views.facts(t, recorded.id))
       : [];
-  let facts: RecordedFacts = { operation, recorded, named: namedFacts, others, claimedAt: [] };
+  let facts: RecordedFacts = {
+    operation,
+    recorded,
+    named: namedFacts,
+    others,
+    claimedAt: [],
+    // A resource removed from the program (no diff ran for it), not the delete of a replacement's old half.
+    ...(operation === "delete" && !ctx.claims.wasDiffed(recorded.id)
+      ? { declaredIn: ctx.declaredIn(recorded.hook, recorded.url) }
+      : {}),
+  };
   for (let round = 0; round < MAX_DECISION_ROUNDS; round++) {
     const verdict = decideRecorded({ ...facts, claimedAt: ctx.claims.claimedAt(recorded.id) });
     if (verdict.kind === "needListing") {

@@ -20,6 +20,12 @@ export interface WebhookSubscriptionArgs {
    * Absent: the default shop of `shipping:apiKey`. Changing it replaces the subscription.
    */
   readonly shop?: pulumi.Input<string>;
+  /**
+   * Lets the create overwrite a live subscription of the hook that calls another URL and that no resource of
+   * the stack records (made outside it: a partner, the back office). Without it such a create is refused, at
+   * preview, naming the subscription. Changing it never replaces and never writes.
+   */
+  readonly takeOver?: pulumi.Input<boolean>;
 }
 
 /** What a subscription was before this resource took its hook over. */
@@ -107,6 +113,11 @@ export class WebhookSubscription extends pulumi.CustomResource {
    * secret: it may hold the URL of an earlier declaration, which may have been secret.
    */
   declare readonly previous: pulumi.Output<PreviousSubscription | undefined>;
+  /**
+   * The id of the subscription that this resource's create overwrote with `takeOver: true`, made outside the
+   * stack; undefined otherwise. A destroy deletes the resource's subscription all the same (docs/safety.md).
+   */
+  declare readonly takenOver: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: WebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
     const hook = declaredHook(name, args);
@@ -122,11 +133,13 @@ export class WebhookSubscription extends pulumi.CustomResource {
         hook,
         url: args.url,
         shop: args.shop,
+        takeOver: args.takeOver,
         subscriptionId: undefined,
         api: undefined,
         shopId: undefined,
         accountId: undefined,
         previous: undefined,
+        takenOver: undefined,
         [PREVIEW_LISTING_INPUT]: listingForProvider(name, args),
         [SECRET_URL_PROBLEM_INPUT]: secretUrlProblem(name, args.url),
       },

@@ -47,6 +47,17 @@ export class Declarations {
     return this.#checked.get(target.shopKey)?.get(hook)?.has(url) === true;
   }
 
+  /**
+   * The shops (by `shopKey`) for which the program of this deployment declares `hook` (it was checked), at
+   * another URL than `url` only (a declaration of `url` itself may be the recorded resource's own, replaced
+   * with no diff by `up --replace`).
+   */
+  declaredIn(hook: string, url: string): string[] {
+    return [...this.#checked]
+      .filter(([, hooks]) => hooks.has(hook) && hooks.get(hook)?.has(url) !== true)
+      .map(([shopKey]) => shopKey);
+  }
+
   /** Records a checked declaration whose create may come: the creates of a shop wait for each other. */
   awaitCreate(target: ShopTarget, hook: string): void {
     const hooks = this.#awaited.get(target.shopKey) ?? new Set<string>();

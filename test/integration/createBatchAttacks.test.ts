@@ -128,7 +128,11 @@ describe("ids of one batched POST", () => {
     const seed = await freshProvider(viaProxy);
     await seed.create({ hook: ORDERS, url: "https://h.example/old" });
     const provider = await freshProvider(viaProxy);
-    const created = await Promise.all([provider.create(decl(SHIPMENTS)), provider.create(decl(ORDERS))]);
+    // The seed stands for a subscription made outside the stack: the resource opts in to take it over.
+    const created = await Promise.all([
+      provider.create(decl(SHIPMENTS)),
+      provider.create({ ...decl(ORDERS), takeOver: true }),
+    ]);
     expect(posts().at(-1)?.body).toMatchObject({ data: { webhook_subscriptions: [{}, {}] } });
     const live = acme.sim.subscriptions("acme");
     const recordedVsLive = created.map((c) => ({
@@ -148,7 +152,11 @@ describe("ids of one batched POST", () => {
     const seed = await freshProvider(viaProxy);
     await seed.create({ hook: ORDERS, url: "https://h.example/old" });
     const provider = await freshProvider(viaProxy);
-    const created = await Promise.all([provider.create(decl(SHIPMENTS)), provider.create(decl(ORDERS))]);
+    // The seed stands for a subscription made outside the stack: the resource opts in to take it over.
+    const created = await Promise.all([
+      provider.create(decl(SHIPMENTS)),
+      provider.create({ ...decl(ORDERS), takeOver: true }),
+    ]);
     // `pulumi destroy` in a later deployment: every delete resolves, so the engine reports success.
     const destroyer = await freshProvider(viaProxy);
     await Promise.all(
@@ -256,14 +264,16 @@ describe("one hook per shop under two keys of one shop (pre-existing; found whil
     expect(orders.outs.shopId).toBeDefined();
     // The next `up` declares it again under the shop's second key: check, diff of the first, create of the second.
     const provider = await freshProvider(twoKeys);
-    const checks = [
-      await provider.check(ordersOuts, { hook: ORDERS, url: "https://h.example/first" }),
-      await provider.check({}, { hook: ORDERS, url: "https://h.example/second", shop: "alias" }),
-    ];
-    expect(checks.flatMap((c) => c.failures)).toEqual([]);
+    // The engine checks and diffs each resource as the program registers it.
+    const first_ = await provider.check(ordersOuts, { hook: ORDERS, url: "https://h.example/first" });
     expect(
       (await provider.diff(orders.id, ordersOuts, { hook: ORDERS, url: "https://h.example/first" })).changes,
     ).toBe(false);
+    const second_ = await provider.check(
+      {},
+      { hook: ORDERS, url: "https://h.example/second", shop: "alias" },
+    );
+    expect([...first_.failures, ...second_.failures]).toEqual([]);
     const second = await Promise.allSettled([
       provider.create({ hook: ORDERS, url: "https://h.example/second", shop: "alias" }),
     ]);

@@ -56,7 +56,7 @@ describe("a URL changed in the back office", () => {
 });
 
 describe("back-office changes healed", () => {
-  it("refresh drops a deleted subscription and a re-pointed one, naming the latter; up subscribes both again", async () => {
+  it("refresh drops a deleted subscription and a re-pointed one, naming the latter; up subscribes the deleted one again, the re-pointed one with takeOver", async () => {
     const sim = await service();
     const stack = new Stack(configOf(sim));
     expect((await stack.up(THREE)).ok).toBe(true);
@@ -81,7 +81,19 @@ describe("back-office changes healed", () => {
     );
     expect(printed).not.toContain("backoffice.example.com");
 
-    expect(await stack.up(THREE)).toMatchObject({ ok: true, steps: { create: 2, same: 1 } });
+    // Dropped by a refresh of its own, the re-pointed subscription is no resource's now: made outside the
+    // stack, `up` refuses to overwrite it (nothing written) until the resource opts in; the deleted one is
+    // subscribed again at once.
+    const refused = await stack.up(THREE);
+    expect(refused).toMatchObject({ ok: false, steps: { create: 1, same: 1 } });
+    expect(refused.errors.join("\n")).toContain(
+      `already has subscription ${orders}, which calls another URL`,
+    );
+    expect(sim.subscriptions("acme").find((s) => s.hook === ORDERS)?.url).toBe(
+      "https://backoffice.example.com/o",
+    );
+    const takeOver = THREE.map((d) => (d.hook === ORDERS ? { ...d, takeOver: true } : d));
+    expect(await stack.up(takeOver)).toMatchObject({ ok: true, steps: { create: 1, same: 2 } });
     const live = sim.subscriptions("acme");
     expect(live.map((s) => [s.hook, s.url]).sort()).toEqual(THREE.map((d) => [d.hook, d.url]).sort());
     expect(stack.recorded()).toEqual(live);

@@ -92,7 +92,13 @@ describe("a replacement of a resource recorded by 0.1 (no api or shopId in state
     sim.clearRequests();
     const runtime = await freshProvider({ "shipping:baseUrl": sim.baseUrl, "shipping:apiKey": GLOBEX_KEY });
     const olds = { hook: "order_status_change", url: "https://hooks.example.com/o", subscriptionId: acme };
-    const news = { hook: "order_status_change", url: "https://hooks.example.com/o2" };
+    const declared = { hook: "order_status_change", url: "https://hooks.example.com/o2" };
+    // globex's subscription of the hook is no resource's: the diff refuses to take it over...
+    await expect(runtime.diff(String(acme), olds, declared)).rejects.toThrow(
+      `already has subscription ${globex}, which calls another URL`,
+    );
+    // ...and with the opt-in, the create still asks whether the recorded id is this shop's first.
+    const news = { ...declared, takeOver: true };
     expect((await runtime.diff(String(acme), olds, news)).replaces).toEqual(["url"]);
     await expect(runtime.create(news)).rejects.toThrow(/belongs to another shop/);
     expect(sim.subscriptions("globex").map((s) => [s.id, s.url])).toEqual([

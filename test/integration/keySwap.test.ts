@@ -106,7 +106,12 @@ describe("refresh and destroy after shipping:apiKey was changed to another shop'
       const acme = sim.subscriptions("acme");
       stack.set({ "shipping:apiKey": GLOBEX_KEY });
       sim.clearRequests();
-      const up = await stack.up([{ name: "orders", hook: ORDERS, url }]);
+      // globex's subscription of the hook is no resource's: without the opt-in the diff refuses to take it over.
+      const refused = await stack.up([{ name: "orders", hook: ORDERS, url }]);
+      if (url !== "https://globex.example.com/o")
+        expect(refused.error).toMatch(/already has subscription \d+, which calls another URL/);
+      // With it, the replacement's create still asks whether the recorded id is this shop's first.
+      const up = await stack.up([{ name: "orders", hook: ORDERS, url, takeOver: true }]);
       expect(up.steps.replace).toBe(1);
       expect(up.error).toMatch(ASKED);
       expect(writes(sim).filter((w) => w.startsWith("POST"))).toEqual([]);

@@ -113,7 +113,10 @@ describe.each(MATRIX)(
         url: "https://old.example/o",
       });
       const deployment = await freshProvider(config);
-      const replacement = await deployment.create({ hook: ORDERS, url: "https://new.example/o" });
+      const news = { hook: ORDERS, url: "https://new.example/o" };
+      // The engine's order: the replacement's diff, then its create (which overwrites its own subscription).
+      await deployment.diff(first.id, first.outs as unknown as Record<string, unknown>, news);
+      const replacement = await deployment.create(news);
       expect(hooksOf(ORDERS)).toEqual([
         { id: Number(replacement.id), hook: ORDERS, url: "https://new.example/o" },
       ]);
@@ -132,10 +135,10 @@ describe.each(MATRIX)(
         hook: ORDERS,
         url: "https://old.example/o",
       });
-      const replacement = await (await freshProvider(config)).create({
-        hook: ORDERS,
-        url: "https://new.example/o",
-      });
+      const news = { hook: ORDERS, url: "https://new.example/o" };
+      const deployment = await freshProvider(config);
+      await deployment.diff(first.id, first.outs as unknown as Record<string, unknown>, news);
+      const replacement = await deployment.create(news);
       // The engine retries the pending delete of the old resource in a new provider process.
       await (await freshProvider(config)).deleteSubscription(
         first.id,
@@ -156,7 +159,7 @@ describe.each(MATRIX)(
       ]);
     });
 
-    it("adopts an existing subscription: no write when the URL matches, an overwrite when not, and says so", async () => {
+    it("adopts an existing subscription: no write when the URL matches; refuses another URL unless takeOver, and says so", async () => {
       const provider = await freshProvider(config);
       const existing = await provider.create({ hook: LABELS, url: "https://pre.example/l" });
       sim.clearRequests();
@@ -165,17 +168,24 @@ describe.each(MATRIX)(
       expect(same.outs.previous).toEqual({ id: Number(existing.id), url: "https://pre.example/l" });
       expect(calls().map((r) => r.method)).toEqual(["GET"]);
 
+      sim.clearRequests();
+      await expect(
+        (await freshProvider(config)).create({ hook: LABELS, url: "https://mine.example/l" }),
+      ).rejects.toThrow(`already has subscription ${existing.id}, which calls another URL`);
+      expect(calls().map((r) => r.method)).toEqual(["GET"]);
       const other = await (await freshProvider(config)).create({
         hook: LABELS,
         url: "https://mine.example/l",
+        takeOver: true,
       });
       expect(other.outs.previous).toEqual({ id: Number(existing.id), url: "https://pre.example/l" });
+      expect(other.outs.takenOver).toBe(Number(existing.id));
       expect(hooksOf(LABELS)).toEqual([
         { id: Number(other.id), hook: LABELS, url: "https://mine.example/l" },
       ]);
     });
 
-    it("treats a subscription re-pointed out of band as gone (refresh drops it, up restores it) and a deleted one too", async () => {
+    it("treats a subscription re-pointed out of band as gone (refresh drops it, up --refresh restores it, under new-id with takeOver) and a deleted one too", async () => {
       const created = await (await freshProvider(config)).create({
         hook: SHIPMENTS,
         url: "https://a.example/s",
@@ -188,11 +198,17 @@ describe.each(MATRIX)(
       const live = hooksOf(SHIPMENTS)[0];
       const state = { ...created.outs, subscriptionId: live?.id } as unknown as Record<string, unknown>;
       expect(await (await freshProvider(config)).read(String(live?.id), state)).toEqual({});
-      expect(await (await freshProvider(config)).read(created.id, created.outs as never)).toEqual({});
-      const restored = await (await freshProvider(config)).create({
-        hook: SHIPMENTS,
-        url: "https://a.example/s",
-      });
+      // `up --refresh`: the refresh's reads and the update's creates in one deployment. The subscription the
+      // refresh dropped was the stack's, so the create may overwrite it with no opt-in.
+      const deployment = await freshProvider(config);
+      expect(await deployment.read(created.id, created.outs as never)).toEqual({});
+      const declared = { hook: SHIPMENTS, url: "https://a.example/s" };
+      const newId = switches.overwrite === "new-id";
+      // Under new-id the back office's write made another subscription, which no resource records: made
+      // outside the stack, it is overwritten only with the resource's opt-in.
+      if (newId)
+        await expect(deployment.create(declared)).rejects.toThrow(`already has subscription ${live?.id},`);
+      const restored = await deployment.create({ ...declared, ...(newId ? { takeOver: true } : {}) });
       expect(hooksOf(SHIPMENTS)).toEqual([
         { id: Number(restored.id), hook: SHIPMENTS, url: "https://a.example/s" },
       ]);
@@ -213,8 +229,12 @@ describe.each(MATRIX)(
       expect(hooksOf(ORDERS)).toEqual([]);
 
       const mine = await (await freshProvider(config)).create({ hook: ORDERS, url: "https://a.example/o" });
-      // Another declaration (say, another stack) re-points the hook afterwards.
-      const theirs = await (await freshProvider(config)).create({ hook: ORDERS, url: "https://b.example/o" });
+      // Another declaration (say, another stack, which opts in to take the hook over) re-points it afterwards.
+      const theirs = await (await freshProvider(config)).create({
+        hook: ORDERS,
+        url: "https://b.example/o",
+        takeOver: true,
+      });
       await (await freshProvider(config)).deleteSubscription(
         mine.id,
         mine.outs as unknown as Record<string, unknown>,

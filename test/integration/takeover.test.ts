@@ -1,8 +1,9 @@
 /**
- * A create takes over the live subscription of its hook, and says what it took over: a subscription that
- * existed before the stack is adopted, its id and URL in the output `previous`, alone or with the creates of
- * other hooks. The latest `up` that declares a hook owns it: another stack's `destroy --refresh` (keep-id,
- * where the take-over keeps the id) leaves it. Run in the engine's order of calls (support/engineOrder.ts).
+ * A create never overwrites a live subscription of its hook made outside the stack unless the resource opts in
+ * (`takeOver: true`): refused, nothing is written. With the opt-in it takes it over and says what it took:
+ * its id and URL in the output `previous`, its id in `takenOver`, alone or with the creates of other hooks.
+ * The latest `up` that declares a hook owns it: another stack's `destroy --refresh` (keep-id, where the
+ * take-over keeps the id) leaves it. Run in the engine's order of calls (support/engineOrder.ts).
  */
 import { describe, expect, it } from "vitest";
 import { outOfBand } from "../support/outOfBand";
@@ -22,14 +23,26 @@ describe("a create takes over the live subscription of its hook", () => {
     ["alone", [ORDERS_DECLARED]],
     ["with two other hooks in the same up", THREE],
   ] as const)(
-    "adopts a subscription that existed before the stack, declared %s, and records it in previous",
-    async (_, program) => {
+    "refuses a subscription that existed before the stack, declared %s; takeOver takes it over and records it",
+    async (_, declared) => {
       const sim = await service();
       const [oldId] = await outOfBand(sim.baseUrl, ACME_KEY, (api) =>
         api.create([{ hook: ORDERS, url: "https://legacy.example.com/o" }]),
       );
       const stack = new Stack(configOf(sim));
+      const refused = await stack.up(declared);
+      expect(refused.ok).toBe(false);
+      expect(refused.errors.join("\n")).toMatch(
+        new RegExp(
+          `^orders: hook: ${ORDERS} of the default shop at \\S+ already has subscription ${oldId}, which calls another URL`,
+          "m",
+        ),
+      );
+      const orders = sim.subscriptions("acme").filter((s) => s.hook === ORDERS);
+      expect(orders).toEqual([{ id: oldId, hook: ORDERS, url: "https://legacy.example.com/o" }]);
+      const program = declared.map((d) => (d.hook === ORDERS ? { ...d, takeOver: true } : d));
       expect((await stack.up(program)).ok).toBe(true);
+      expect(stack.resource("orders")?.outs.takenOver).toBe(oldId);
       expect(stack.resource("orders")?.outs.previous).toEqual({
         id: oldId,
         url: "https://legacy.example.com/o",
@@ -51,9 +64,8 @@ describe("a create takes over the live subscription of its hook", () => {
     expect((await one.up([{ name: "orders", hook: ORDERS, url: "https://one.example.com/o" }])).ok).toBe(
       true,
     );
-    expect((await two.up([{ name: "orders", hook: ORDERS, url: "https://two.example.com/o" }])).ok).toBe(
-      true,
-    );
+    const takeOver = { name: "orders", hook: ORDERS, url: "https://two.example.com/o", takeOver: true };
+    expect((await two.up([takeOver])).ok).toBe(true);
     expect(one.recorded().map((r) => r.id)).toEqual(two.recorded().map((r) => r.id));
     expect((await one.destroy({ refresh: true })).ok).toBe(true);
     expect(sim.subscriptions("acme")).toEqual(two.recorded());

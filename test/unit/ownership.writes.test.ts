@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type CreateFacts, planCreate } from "../../provider/createRule";
+import { urlDigest } from "../../provider/recorded";
 import {
   ACME,
   ALT,
@@ -26,6 +27,35 @@ import {
 const rows: Array<[string, Row, string | RegExp]> = [
   // delete
   ["delete: ours", { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }) }, "ours at (default)"],
+  [
+    "delete: another resource of the deployment declares the hook for this shop and has not taken it: refuse",
+    { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }), declaredIn: [ACME.shopKey] },
+    /^refuse: not deleting subscription 7 \(order_status_change\) of the default shop: another resource/,
+  ],
+  [
+    "delete: the hook is declared for another shop only: ours",
+    { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }), declaredIn: [ALT.shopKey] },
+    "ours at (default)",
+  ],
+  [
+    "delete: the hook is declared for this shop, and the declaring create took the id: claimed",
+    { op: "delete", named: shop(ACME), claimedAt: [API], declaredIn: [ACME.shopKey] },
+    "claimed",
+  ],
+  [
+    "delete: the hook is declared for this shop, and the recorded id is gone: gone",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(9, "1", { hook: "shipment_status_change" })] }),
+      declaredIn: [ACME.shopKey],
+    },
+    "gone",
+  ],
+  [
+    "read: the hook is declared for this shop: ours (only a delete is held back)",
+    { op: "read", named: shop(ACME, { listing: [live(7, "1")] }), declaredIn: [ACME.shopKey] },
+    "ours at (default)",
+  ],
   [
     "delete: another resource of this deployment creates, adopts or keeps the id",
     { op: "delete", named: shop(ACME), claimedAt: [API] },
@@ -175,9 +205,34 @@ const creates: Array<[string, Partial<CreateFacts>, string]> = [
   ["no live subscription of the hook: POST", {}, "post"],
   ["live with the declared URL: adopt, no write", { live: live(3, "1") }, "adopt"],
   [
-    "live with another URL (an ERP, another stack): POST over it",
+    "live with another URL, made outside the stack (a partner, the back office): refuse, nothing written",
     { live: live(3, "1", { url: "https://erp.example.com" }) },
+    "refuseTakeover",
+  ],
+  [
+    "live with another URL, made outside the stack, and takeOver: true: POST over it",
+    { live: live(3, "1", { url: "https://erp.example.com" }), takeOver: true },
     "post",
+  ],
+  [
+    "live with another URL that a resource of the stack records (a replacement, a moved hook): POST over it",
+    { live: live(3, "1", { url: "https://erp.example.com" }), liveRecorded: true },
+    "post",
+  ],
+  [
+    "live with the declared URL, made outside the stack: adopt, with or without takeOver",
+    { live: live(3, "1"), takeOver: true },
+    "adopt",
+  ],
+  [
+    "live with another URL as a preview's digest of it, made outside the stack: refuse",
+    { live: live(3, "1", { url: urlDigest("https://erp.example.com") }) },
+    "refuseTakeover",
+  ],
+  [
+    "live with the declared URL as a preview's digest of it: adopt",
+    { live: live(3, "1", { url: urlDigest(URL) }) },
+    "adopt",
   ],
   ["the same hook twice in one batch: refuse", { duplicate: true }, "refuse"],
   [
@@ -199,6 +254,8 @@ describe("the ownership rule: a create", () => {
       duplicate: false,
       createdByOtherKey: false,
       liveKept: false,
+      liveRecorded: false,
+      takeOver: false,
       ...facts,
     });
     expect(plan.kind).toBe(expected);

@@ -31,6 +31,8 @@ export interface Declaration {
   readonly hook: string;
   readonly url: string;
   readonly shop?: string;
+  /** The resource opts in to overwrite a subscription of its hook made outside the stack. */
+  readonly takeOver?: boolean;
   readonly deleteBeforeReplace?: boolean;
   /** Names of resources whose steps end before this one is registered. */
   readonly dependsOn?: readonly string[];
@@ -66,6 +68,7 @@ const inputsOf = (d: Declaration): Record<string, unknown> => ({
   hook: d.hook,
   url: d.url,
   ...(d.shop !== undefined ? { shop: d.shop } : {}),
+  ...(d.takeOver !== undefined ? { takeOver: d.takeOver } : {}),
 });
 
 class Run {

@@ -80,6 +80,7 @@ export interface Row {
   readonly others?: readonly ShopFacts[];
   readonly claimedAt?: readonly string[];
   readonly answer?: GoneAnswer;
+  readonly declaredIn?: readonly string[];
 }
 
 /** A verdict in a few words: its kind, the shop it is at, a warning, or the start of a refusal. */
@@ -110,6 +111,7 @@ export function verdictOf(row: Row): string {
     others: row.others ?? [],
     claimedAt: row.claimedAt ?? [],
     ...(row.answer !== undefined ? { goneAnswer: row.answer } : {}),
+    ...(row.declaredIn !== undefined ? { declaredIn: row.declaredIn } : {}),
   };
   return summary(decideRecorded(facts));
 }

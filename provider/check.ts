@@ -1,0 +1,80 @@
+/**
+ * `check`: a resource's inputs before any write. The URL and hook rules, the shop's credentials, one
+ * declaration per hook per shop (the same API and key count as the same shop whatever it is called), for a
+ * pinned shop that its key reaches the pinned shop, and for a new resource that its create would not
+ * overwrite a subscription made outside the stack (one listing per shop per deployment, or a preview's own:
+ * previewListing.ts).
+ */
+import { pinnedListing, takeoverBeforeWrite } from "./createPlans";
+import { ShippingConfigError } from "./errors/configError";
+import { ShippingError } from "./errors/shippingError";
+import type { Claims } from "./facts/claims";
+import type { Declarations } from "./facts/declarations";
+import type { ShopViews } from "./facts/shopViews";
+import { type CheckFailure, checkInputs, UNKNOWN_VALUE } from "./lifecycle";
+import { PREVIEW_LISTING_INPUT, takeHandedListing } from "./previewListing";
+import { declaredTwiceAtCheck } from "./refusals";
+import { SETTINGS, type ShopTarget } from "./settings";
+
+/** What a check reads and records: the deployment's facts, and how a shop name resolves. */
+export interface CheckContext {
+  readonly views: ShopViews;
+  readonly claims: Claims;
+  readonly declarations: Declarations;
+  /** The shop's target; throws when its settings are missing or wrong. */
+  readonly targetOf: (shop: unknown) => ShopTarget;
+}
+
+/** The checked inputs and every failure, each on the property it is about. */
+export async function checkResource(
+  ctx: CheckContext,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
+  const result = checkInputs(news);
+  const { shop, hook, url } = result.inputs;
+  const failed = (property: string) => result.failures.some((f) => f.property === property);
+  if (failed("shop") || shop === UNKNOWN_VALUE) return result;
+  const target = checkedTarget(ctx, shop, result.failures);
+  if (target === undefined || typeof hook !== "string" || hook === UNKNOWN_VALUE || failed("hook"))
+    return result;
+  takeHandedListing(ctx.views, target, news[PREVIEW_LISTING_INPUT]);
+  if (target.pin !== undefined) {
+    // A pinned shop is checked before any step writes: also an added resource, a rename without an alias
+    // or `up --replace`, which the engine ties to no recorded resource.
+    const refusal = await pinnedListing(ctx.views, target).then(() => undefined, configErrorOnly);
+    if (refusal !== undefined)
+      return { ...result, failures: [...result.failures, { property: "shop", reason: refusal.message }] };
+  }
+  if (typeof url === "string") ctx.declarations.check(target, hook, url);
+  ctx.declarations.awaitCreate(target, hook);
+  const earlier = ctx.declarations.declare(target, hook);
+  if (earlier !== undefined)
+    result.failures.push({ property: "hook", reason: declaredTwiceAtCheck(hook, earlier, target) });
+  // A resource with state is not created but replaced, if anything: its diff decides (takeoverBeforeWrite).
+  if (earlier !== undefined || result.failures.length > 0 || olds.hook !== undefined) return result;
+  const takeover = await takeoverBeforeWrite(ctx, result.inputs, target);
+  if (takeover !== undefined) result.failures.push({ property: "hook", reason: takeover });
+  return result;
+}
+
+/**
+ * The shop's target for check. A shop name that `shipping:shops` lacks (or whose entry is malformed) is a
+ * failure on `shop`, the property it is about; any other setting missing or wrong is the resource's error.
+ */
+function checkedTarget(ctx: CheckContext, shop: unknown, failures: CheckFailure[]): ShopTarget | undefined {
+  try {
+    return ctx.targetOf(shop);
+  } catch (error) {
+    if (!(error instanceof ShippingError)) throw error;
+    if (error instanceof ShippingConfigError && !error.setting.startsWith(SETTINGS.shops.config)) throw error;
+    failures.push({ property: "shop", reason: error.message });
+    return undefined;
+  }
+}
+
+/** A configuration refusal as a value (undefined for none); any other error is thrown. */
+function configErrorOnly(error: unknown): ShippingConfigError {
+  if (error instanceof ShippingConfigError) return error;
+  throw error;
+}

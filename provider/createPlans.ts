@@ -1,0 +1,84 @@
+/**
+ * The plan of each create: the pure rule (createRule.ts) asked with what this deployment knows of the shop
+ * (its listing, the declarations, the subscriptions the stack records), at check and under the write lane.
+ */
+import type { LiveSubscription } from "./client/apiSchemas";
+import type { NewSubscription } from "./client/shippingClient";
+import { type CreatePlan, planCreate, takeoverOf } from "./createRule";
+import { ShippingError } from "./errors/shippingError";
+import type { Claims } from "./facts/claims";
+import type { Declarations } from "./facts/declarations";
+import type { ShopViews } from "./facts/shopViews";
+import { UNKNOWN_VALUE } from "./lifecycle";
+import { pinRefusal } from "./ownership";
+import type { ShopIdentity } from "./recorded";
+import type { ShopTarget } from "./settings";
+import { takeoverRefusal } from "./takeoverMessages";
+
+/** The shop's listing, refused when it shows that a pinned shop's key reaches another shop. */
+export async function pinnedListing(views: ShopViews, target: ShopTarget): Promise<LiveSubscription[]> {
+  const listing = await views.listing(target);
+  const refusal = pinRefusal({ ...views.facts(target, 0, listing), listing });
+  if (refusal !== undefined) throw refusal;
+  return listing;
+}
+
+/** A create as the provider hands it to its batch: the subscription, and whether it may take one over. */
+export interface CreateRequest extends NewSubscription {
+  /** `takeOver: true` on the resource: it may overwrite a live subscription made outside the stack. */
+  readonly takeOver?: boolean;
+}
+
+/** The plan of each request, in order, from the shop's listing. */
+export function planBatch(
+  facts: { readonly claims: Claims; readonly declarations: Declarations },
+  target: ShopTarget,
+  identity: ShopIdentity | undefined,
+  listing: readonly LiveSubscription[],
+  requests: readonly CreateRequest[],
+): CreatePlan[] {
+  const { claims, declarations } = facts;
+  const hooks = new Set<string>();
+  return requests.map(({ hook, url, takeOver }) => {
+    const duplicate = hooks.has(hook);
+    hooks.add(hook);
+    const live = listing.find((s) => s.hook === hook);
+    return planCreate({
+      url,
+      ...(live !== undefined ? { live } : {}),
+      duplicate,
+      createdByOtherKey:
+        !duplicate && identity !== undefined && declarations.createIn(target, identity.shopId, hook),
+      liveKept: live !== undefined && claims.isKept(target.api, live.id),
+      liveRecorded: live !== undefined && claims.isRecorded(target.api, live.id),
+      takeOver: takeOver === true,
+    });
+  });
+}
+
+/**
+ * Before any write (a preview shows it on the resource): why a create would overwrite a subscription made
+ * outside the stack; undefined when it would not, when the resource opts in, or when it cannot be told yet
+ * (an unknown URL, a shop that cannot be listed: the create decides under the shop's write lane). At check
+ * for a new resource (`recordedId` undefined); at diff for a replacement, whose recorded subscription is its
+ * own and never a takeover.
+ */
+export async function takeoverBeforeWrite(
+  facts: { readonly views: ShopViews; readonly claims: Claims },
+  inputs: Record<string, unknown>,
+  target: ShopTarget,
+  recordedId?: number,
+): Promise<string | undefined> {
+  const { hook, url, takeOver } = inputs;
+  if (takeOver === true || typeof hook !== "string" || typeof url !== "string" || url === UNKNOWN_VALUE)
+    return undefined;
+  const listing = await facts.views.listing(target).catch((error: unknown) => {
+    if (error instanceof ShippingError) return undefined;
+    throw error;
+  });
+  const live = listing?.find((s) => s.hook === hook);
+  if (live === undefined) return undefined;
+  const liveRecorded = live.id === recordedId || facts.claims.isRecorded(target.api, live.id);
+  if (takeoverOf({ url, live, liveRecorded, takeOver: false }) !== "refuse") return undefined;
+  return takeoverRefusal(target, live);
+}

@@ -1,0 +1,182 @@
+/**
+ * A subscription that is not the stack's is never taken or lost (issue 34), through the official CLI in a
+ * project folder, judged by the live subscriptions and the state:
+ * - a partner's subscription of a declared hook is refused by preview and up, on the resource, naming the
+ *   hook and the id (never the URL), until the resource opts in with `takeOver: true`; changing that input
+ *   replaces nothing and writes nothing; the output `takenOver` then names what was overwritten;
+ * - a URL change of the resource's own subscription is no takeover: no refusal, no warning;
+ * - `up --continue-on-error` never unsubscribes a hook that another resource of the program declares.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ShippingClient } from "../../provider";
+import { type RunningSimulator, startSimulator } from "../../simulator";
+import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+import { OfficialProject, type StateResource, typescriptProjectFiles } from "./support/project";
+
+const LABELS = "shipment_label_created";
+const ORDERS = "order_status_change";
+const PARTNER_URL = "https://partner.example.net/labels-callback";
+const OURS = "https://hooks.example.com/labels";
+
+/** A program of two resources; `labels` may opt in to take its hook over. */
+function program(labels: { url?: string; takeOver?: boolean } = {}): string {
+  const takeOver = labels.takeOver === undefined ? "" : `\n  takeOver: ${labels.takeOver},`;
+  return `import { WebhookSubscription } from "pulumi-shipping-webhooks";
+
+const labels = new WebhookSubscription("labels", {
+  hook: "${LABELS}",
+  url: "${labels.url ?? OURS}",${takeOver}
+});
+new WebhookSubscription("orders", { hook: "${ORDERS}", url: "https://hooks.example.com/orders" });
+
+export const labelsId = labels.subscriptionId;
+export const takenOver = labels.takenOver;
+`;
+}
+
+let sim: RunningSimulator;
+beforeAll(async () => {
+  sim = await startSimulator({ shops: TEST_SHOPS });
+});
+afterAll(() => sim.close());
+
+async function project(name: string, source: string): Promise<OfficialProject> {
+  const created = await OfficialProject.create(name, {
+    ...typescriptProjectFiles(name),
+    "index.ts": source,
+  });
+  await created.ok(["stack", "init", "dev"]);
+  await created.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
+  await created.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+  return created;
+}
+
+/** The shop's live subscriptions as `hook=url`, sorted. */
+function live(): string[] {
+  return sim
+    .subscriptions("acme")
+    .map((s) => `${s.hook}=${s.url}`)
+    .sort();
+}
+
+/** The writes the simulator received. */
+function writes(): string[] {
+  return sim
+    .requests()
+    .filter((r) => r.method !== "GET")
+    .map((r) => `${r.method} ${r.status}`);
+}
+
+/** The stack's subscriptions as `name=hook`, sorted. */
+function recorded(resources: readonly StateResource[]): string[] {
+  return resources.map((r) => `${r.urn.split("::").pop()}=${r.outputs?.hook}`).sort();
+}
+
+describe("a partner's subscription of a declared hook", () => {
+  it("is refused by preview and up on the resource, no URL shown, no write; takeOver: true overwrites it and says so", async () => {
+    await sim.reset();
+    const partner = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
+    const [partnerId] = await partner.create([{ hook: LABELS, url: PARTNER_URL }]);
+    await partner.close();
+    const shop = await project("takeover-partner", program());
+    sim.clearRequests();
+
+    const preview = await shop.pulumi(["preview"]);
+    expect(preview.status).not.toBe(0);
+    const refusal = new RegExp(
+      `WebhookSubscription \\(labels\\):\\n\\s+error: .*resource 'labels': property hook value \\{${LABELS}\\} has a problem: ${LABELS} of the default shop at \\S+ already has subscription ${partnerId}, which calls another URL and which no resource of this stack records.*takeOver: true`,
+    );
+    expect(preview.stdout).toMatch(refusal);
+    expect(`${preview.stdout}${preview.stderr}`).not.toContain(PARTNER_URL);
+
+    const up = await shop.pulumi(["up", "--yes", "--skip-preview"]);
+    expect(up.status).not.toBe(0);
+    expect(up.stdout).toMatch(refusal);
+    expect(`${up.stdout}${up.stderr}`).not.toContain(PARTNER_URL);
+    // The partner's subscription is as it was; the engine went on with the other resource.
+    expect(sim.subscriptions("acme").find((s) => s.hook === LABELS)).toEqual({
+      id: partnerId,
+      hook: LABELS,
+      url: PARTNER_URL,
+    });
+    expect(writes().filter((w) => w.startsWith("DELETE"))).toEqual([]);
+    expect(recorded(await shop.subscriptions())).toEqual([`orders=${ORDERS}`]);
+
+    shop.write({ "index.ts": program({ takeOver: true }) });
+    await shop.ok(["up", "--yes"]);
+    expect(live()).toEqual([`${ORDERS}=https://hooks.example.com/orders`, `${LABELS}=${OURS}`]);
+    const outputs = JSON.parse((await shop.ok(["stack", "output", "--json"])).stdout) as Record<
+      string,
+      unknown
+    >;
+    expect(outputs.takenOver).toBe(partnerId);
+
+    // Changing the opt-in replaces nothing and writes nothing.
+    shop.write({ "index.ts": program({ takeOver: false }) });
+    sim.clearRequests();
+    const unchanged = await shop.ok(["up", "--yes"]);
+    expect(unchanged.stdout).not.toMatch(/replace|error/);
+    expect(writes()).toEqual([]);
+    expect(live()).toEqual([`${ORDERS}=https://hooks.example.com/orders`, `${LABELS}=${OURS}`]);
+
+    // A destroy's preview shows, in the resource's properties, that it deletes a subscription first made
+    // outside the stack.
+    const destroyPreview = await shop.ok(["destroy", "--preview-only", "--diff"]);
+    expect(destroyPreview.stdout).toMatch(new RegExp(`takenOver\\s*: ${partnerId}`));
+  });
+
+  it("a URL change of the resource's own subscription is no takeover: no refusal, no warning", async () => {
+    await sim.reset();
+    const shop = await project("takeover-own", program());
+    await shop.ok(["up", "--yes"]);
+    shop.write({ "index.ts": program({ url: "https://hooks.example.com/labels-v2" }) });
+    const preview = await shop.ok(["preview"]);
+    expect(preview.stdout).not.toMatch(/warning|takes over|overwrite/i);
+    await shop.ok(["up", "--yes", "--skip-preview"]);
+    expect(live()).toEqual([
+      `${ORDERS}=https://hooks.example.com/orders`,
+      `${LABELS}=https://hooks.example.com/labels-v2`,
+    ]);
+    expect(recorded(await shop.subscriptions())).toEqual([`labels=${LABELS}`, `orders=${ORDERS}`]);
+  });
+});
+
+describe("up --continue-on-error", () => {
+  it.each([
+    ["the new resource's POST fails (takeOver: true)", true],
+    ["the new resource is refused as a takeover", false],
+  ] as const)(
+    "a resource renamed without an alias, URL changed, %s: the old one's delete keeps the hook subscribed",
+    async (_, takeOver) => {
+      await sim.reset();
+      const shop = await project(`continue-${takeOver}`, program());
+      await shop.ok(["up", "--yes"]);
+      const renamed = program({ url: "https://hooks.example.com/labels-v2", takeOver }).replace(
+        'new WebhookSubscription("labels"',
+        'new WebhookSubscription("labels-renamed"',
+      );
+      shop.write({ "index.ts": renamed });
+      if (takeOver) sim.addFault({ kind: "status", status: 500, method: "POST", count: 20 });
+      const up = await shop.pulumi(["up", "--yes", "--skip-preview", "--continue-on-error"]);
+      sim.clearFaults();
+      expect(up.status).not.toBe(0);
+      // Refused at its check, the new resource stops the engine before any delete; failed at its create, the
+      // old resource's delete runs and refuses.
+      if (takeOver)
+        expect(up.stdout).toMatch(
+          /not deleting subscription \d+ \(shipment_label_created\) of the default shop/,
+        );
+      // The hook the program declares is still subscribed, and the old resource still records it.
+      expect(live()).toEqual([`${ORDERS}=https://hooks.example.com/orders`, `${LABELS}=${OURS}`]);
+      expect(recorded(await shop.subscriptions())).toEqual([`labels=${LABELS}`, `orders=${ORDERS}`]);
+      if (!takeOver) return;
+      // The next up, the service answering again, finishes the move.
+      await shop.ok(["up", "--yes", "--skip-preview"]);
+      expect(live()).toEqual([
+        `${ORDERS}=https://hooks.example.com/orders`,
+        `${LABELS}=https://hooks.example.com/labels-v2`,
+      ]);
+      expect(recorded(await shop.subscriptions())).toEqual([`labels-renamed=${LABELS}`, `orders=${ORDERS}`]);
+    },
+  );
+});
