@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ShippingConfigError } from "../../provider/errors";
-import { type ConfigSource, canonicalApi, editDistance, resolveShop } from "../../provider/settings";
+import { type ConfigSource, canonicalApi, resolveShop } from "../../provider/settings";
+import { editDistance } from "../../provider/suggest";
 
 const KEY = "unit-test-key-7f3a";
 const configOf =
@@ -119,7 +120,7 @@ describe("resolveShop", () => {
       "acme",
       { "shipping:shops": JSON.stringify({ acme: { apiKey: 5 } }) },
       "shipping:shops.acme.apiKey",
-      /expected string/,
+      /must be a non-empty string \(the shop's API key\)\. Set it with `pulumi config set --secret --path 'shipping:shops\.acme\.apiKey' <key>`/,
     ],
   ])("shop %j with %j fails on %s saying how to fix it", (shop, values, setting, message) => {
     const error = thrown(() => resolveShop(shop, configOf(values), {}));
