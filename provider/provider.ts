@@ -16,7 +16,7 @@ import { type Operation, type Recorded, shopIdentityOf, type Verdict } from "./o
 import { PREVIEW_LISTING_INPUT, takeHandedListing } from "./previewListing";
 import { confirmedProps, outputsOf, recordedOf, type SubscriptionOutputs, unconfirmedError } from "./records";
 import { declaredTwiceAtCheck, notOurs, stillUnconfirmed } from "./refusals";
-import { type ConfigSource, SETTINGS, type ShopTarget } from "./settings";
+import { type ConfigSource, isShopsSetting, type ShopTarget } from "./settings";
 import { settleOwnership } from "./settle";
 import { ShopTargets } from "./shopTargets";
 import { Writes } from "./writes";
@@ -250,16 +250,15 @@ export class ShippingProvider {
   }
 
   /**
-   * The shop's target for check. A shop name that `shipping:shops` lacks (or whose entry is malformed) is a
-   * failure on `shop`, the property it is about; any other setting missing or wrong is the resource's error.
+   * The shop's target for check. A shop name that `shipping:shops` (or SHIPPING_SHOPS) lacks, or whose entry
+   * is malformed, is a failure on `shop`, the property it is about; any other setting is the resource's error.
    */
   #checkedTarget(shop: unknown, failures: CheckFailure[]): ShopTarget | undefined {
     try {
       return this.#targetOf(shop);
     } catch (error) {
       if (!(error instanceof ShippingError)) throw error;
-      if (error instanceof ShippingConfigError && !error.setting.startsWith(SETTINGS.shops.config))
-        throw error;
+      if (error instanceof ShippingConfigError && !isShopsSetting(error.setting)) throw error;
       failures.push({ property: "shop", reason: error.message });
       return undefined;
     }

@@ -74,6 +74,13 @@ export interface ShopPin {
   readonly setting: string;
 }
 
+/** Whether `setting` (of a {@link ShippingConfigError}) is `shipping:shops` or SHIPPING_SHOPS, or in an entry. */
+export function isShopsSetting(setting: string): boolean {
+  return [SETTINGS.shops.config, SETTINGS.shops.env].some(
+    (s) => setting === s || setting.startsWith(`${s}.`),
+  );
+}
+
 type SettingName = keyof typeof SETTINGS;
 
 function lookup(name: SettingName, config: ConfigSource | undefined, env: NodeJS.ProcessEnv) {
