@@ -110,10 +110,22 @@ function parseJsonSetting<T>(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? `.${issue.path.join(".")}` : "";
+    if (issue?.code === "unrecognized_keys" && schema instanceof z.ZodObject)
+      throw unknownField(`${found.source}${where}`, issue.keys[0] ?? "", Object.keys(schema.shape));
     // The message names the path, never the value (it may hold a key).
     throw new ShippingConfigError(`${found.source}${where}`, issue?.message ?? "is invalid");
   }
   return parsed.data;
+}
+
+/** A key that an object setting (`shipping:timeouts`, `shipping:retry`) cannot hold, with the nearest one. */
+function unknownField(setting: string, key: string, known: readonly string[]): ShippingConfigError {
+  const meant = suggestName(key, known);
+  const suggestion = meant === undefined ? "" : `; did you mean \`${setting}.${meant}\`?`;
+  return new ShippingConfigError(
+    `${setting}.${key}`,
+    `is not a key of ${setting} (it holds ${known.join(", ")})${suggestion}`,
+  );
 }
 
 function authSchemeSetting(config: ConfigSource | undefined, env: NodeJS.ProcessEnv): AuthSchemeSetting {
