@@ -14,7 +14,7 @@ import type { ShopViews } from "./facts/shopViews";
 import { type CheckFailure, checkInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { PREVIEW_LISTING_INPUT, takeHandedListing } from "./previewListing";
 import { declaredTwiceAtCheck } from "./refusals";
-import { SETTINGS, type ShopTarget } from "./settings";
+import { isShopsSetting, type ShopTarget } from "./settings";
 
 /** What a check reads and records: the deployment's facts, and how a shop name resolves. */
 export interface CheckContext {
@@ -59,15 +59,15 @@ export async function checkResource(
 }
 
 /**
- * The shop's target for check. A shop name that `shipping:shops` lacks (or whose entry is malformed) is a
- * failure on `shop`, the property it is about; any other setting missing or wrong is the resource's error.
+ * The shop's target for check. A shop name that `shipping:shops` (or SHIPPING_SHOPS) lacks, or whose entry
+ * is malformed, is a failure on `shop`, the property it is about; any other setting is the resource's error.
  */
 function checkedTarget(ctx: CheckContext, shop: unknown, failures: CheckFailure[]): ShopTarget | undefined {
   try {
     return ctx.targetOf(shop);
   } catch (error) {
     if (!(error instanceof ShippingError)) throw error;
-    if (error instanceof ShippingConfigError && !error.setting.startsWith(SETTINGS.shops.config)) throw error;
+    if (error instanceof ShippingConfigError && !isShopsSetting(error.setting)) throw error;
     failures.push({ property: "shop", reason: error.message });
     return undefined;
   }

@@ -42,15 +42,32 @@ const requiredReasons: Partial<Record<(typeof INPUT_PROPERTIES)[number], string>
 export const SECRET_URL_PROBLEM_INPUT = "__secretUrlProblem";
 
 /**
+ * The hidden input a program sets when the stack config holds a key under `shipping:` that is no setting
+ * (configKeys.ts): `{ refusal }`, the message that names the key, the rule and the nearest setting. The program
+ * sees every key (`pulumi.runtime.allConfig()`); the dynamic provider is handed only a lookup by key, so a
+ * misspelled key would be ignored there. The check fails the resource with it before anything is written.
+ */
+export const CONFIG_PROBLEM_INPUT = "__configProblem";
+
+/** A program's refusal handed in `input` (an object, never the engine's marker of an unknown value), if any. */
+function handedRefusal(news: Record<string, unknown>, input: string): string | undefined {
+  const refusal = (news[input] as { refusal?: unknown } | null | undefined)?.refusal;
+  return typeof refusal === "string" && refusal !== "" ? refusal : undefined;
+}
+
+/**
  * Validates the inputs before any API call. Unknown values (preview) pass; every failure names the property,
- * the rule and the fix. Throws only for a secret URL that breaks the rule ({@link SECRET_URL_PROBLEM_INPUT}).
+ * the rule and the fix. Throws only for what the program hands over: a key under `shipping:` that is no setting
+ * ({@link CONFIG_PROBLEM_INPUT}), a secret URL that breaks the rule ({@link SECRET_URL_PROBLEM_INPUT}).
  */
 export function checkInputs(news: Record<string, unknown>): {
   inputs: Record<string, unknown>;
   failures: CheckFailure[];
 } {
-  const refusal = (news[SECRET_URL_PROBLEM_INPUT] as { refusal?: unknown } | null | undefined)?.refusal;
-  if (typeof refusal === "string" && refusal !== "") throw new ShippingError(refusal);
+  const configProblem = handedRefusal(news, CONFIG_PROBLEM_INPUT);
+  if (configProblem !== undefined) throw new ShippingError(configProblem);
+  const refusal = handedRefusal(news, SECRET_URL_PROBLEM_INPUT);
+  if (refusal !== undefined) throw new ShippingError(refusal);
   const inputs: Record<string, unknown> = {};
   const failures: CheckFailure[] = [];
   for (const property of INPUT_PROPERTIES) {

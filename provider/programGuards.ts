@@ -1,9 +1,11 @@
 /**
  * Checks this package makes in the process of a user's Pulumi program (never in the provider's): a program
- * the language host never called, and credentials kept in plain text in the stack's config.
+ * the language host never called, credentials kept in plain text in the stack's config, and keys under
+ * `shipping:` that are no setting.
  */
 import { relative } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
+import { unknownSettingsError } from "./configKeys";
 import { isSecretConfig } from "./secretConfig";
 
 /**
@@ -100,4 +102,22 @@ export function warnPlaintextCredentials(): void {
       `${key} is stored in plain text in the stack's config file (Pulumi.<stack>.yaml): anyone who can read the repository can use the key. Store it encrypted with \`${set}\` (and rotate the key if the file was shared).`,
     );
   }
+}
+
+/** The deployments (by their stack resource) whose config keys were checked, with the refusal, if any. */
+const keysChecked = new WeakMap<object, { refusal: string } | undefined>();
+
+/**
+ * The refusal of the stack config's keys, once per deployment: the first key under `shipping:` that is no
+ * setting (`shipping:shopID`), named with the rule and the nearest setting (configKeys.ts); undefined when
+ * every key is one. Handed to the provider's check (CONFIG_PROBLEM_INPUT), which fails the resource with it.
+ * Only the program sees every key: the dynamic provider is handed a lookup by key.
+ */
+export function unknownSettingsRefusal(): { refusal: string } | undefined {
+  const stack = pulumi.runtime.getStackResource();
+  if (stack !== undefined && keysChecked.has(stack)) return keysChecked.get(stack);
+  const error = unknownSettingsError(Object.keys(pulumi.runtime.allConfig()), pulumi.getProject());
+  const refusal = error === undefined ? undefined : { refusal: error.message };
+  if (stack !== undefined) keysChecked.set(stack, refusal);
+  return refusal;
 }

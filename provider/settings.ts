@@ -5,6 +5,8 @@ import type { Timeouts } from "./client/httpTransport";
 import type { RetrySettings } from "./client/retryPolicy";
 import { validateBaseUrl } from "./client/shippingClient";
 import { ShippingConfigError } from "./errors/configError";
+import { readShopEntry } from "./shopEntry";
+import { suggestName } from "./suggest";
 
 /** Reads one stack-config value such as `shipping:apiKey`; undefined when unset. */
 export type ConfigSource = (key: string) => string | undefined;
@@ -21,20 +23,11 @@ export const SETTINGS = {
   shopId: { config: "shipping:shopId", env: "SHIPPING_SHOP_ID" },
 } as const;
 
-const shopsSchema = z.record(
-  z.string(),
-  z
-    .object({
-      apiKey: z.string().min(1),
-      baseUrl: z.string().optional(),
-      // `pulumi config set --path` stores a number when the id looks like one.
-      shopId: z
-        .union([z.string().min(1), z.number()])
-        .transform(String)
-        .optional(),
-    })
-    .strict(),
-);
+/** `shipping:shops` as a whole: an object of entries, each read on its own when a resource names it. */
+const shopsSchema = z.record(z.string(), z.unknown(), {
+  error:
+    'must be a JSON object of shop entries: { "<shop>": { "apiKey": ..., "baseUrl"?: ..., "shopId"?: ... } }',
+});
 const timeoutsSchema = z
   .object({
     connectMs: z.number().int().positive(),
@@ -81,6 +74,13 @@ export interface ShopPin {
   readonly setting: string;
 }
 
+/** Whether `setting` (of a {@link ShippingConfigError}) is `shipping:shops` or SHIPPING_SHOPS, or in an entry. */
+export function isShopsSetting(setting: string): boolean {
+  return [SETTINGS.shops.config, SETTINGS.shops.env].some(
+    (s) => setting === s || setting.startsWith(`${s}.`),
+  );
+}
+
 type SettingName = keyof typeof SETTINGS;
 
 function lookup(name: SettingName, config: ConfigSource | undefined, env: NodeJS.ProcessEnv) {
@@ -110,10 +110,22 @@ function parseJsonSetting<T>(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? `.${issue.path.join(".")}` : "";
+    if (issue?.code === "unrecognized_keys" && schema instanceof z.ZodObject)
+      throw unknownField(`${found.source}${where}`, issue.keys[0] ?? "", Object.keys(schema.shape));
     // The message names the path, never the value (it may hold a key).
     throw new ShippingConfigError(`${found.source}${where}`, issue?.message ?? "is invalid");
   }
   return parsed.data;
+}
+
+/** A key that an object setting (`shipping:timeouts`, `shipping:retry`) cannot hold, with the nearest one. */
+function unknownField(setting: string, key: string, known: readonly string[]): ShippingConfigError {
+  const meant = suggestName(key, known);
+  const suggestion = meant === undefined ? "" : `; did you mean \`${setting}.${meant}\`?`;
+  return new ShippingConfigError(
+    `${setting}.${key}`,
+    `is not a key of ${setting} (it holds ${known.join(", ")})${suggestion}`,
+  );
 }
 
 function authSchemeSetting(config: ConfigSource | undefined, env: NodeJS.ProcessEnv): AuthSchemeSetting {
@@ -172,8 +184,10 @@ export function resolveShop(
   } else {
     const shops = parseJsonSetting("shops", shopsSchema, config, env) ?? {};
     // An own entry only: "constructor" and its kind name no entry, whatever Object.prototype holds.
-    const entry = Object.hasOwn(shops, shop) ? shops[shop] : undefined;
-    if (entry === undefined) throw unknownShop(shop, Object.keys(shops));
+    if (!Object.hasOwn(shops, shop)) throw unknownShop(shop, Object.keys(shops));
+    // Only this entry is read: a mistake in another shop's entry is that shop's error.
+    const source = lookup("shops", config, env)?.source ?? SETTINGS.shops.config;
+    const entry = readShopEntry(source, shop, shops[shop]);
     apiKey = entry.apiKey;
     if (entry.shopId !== undefined)
       pin = { shopId: entry.shopId, setting: `${SETTINGS.shops.config}.${shop}.shopId` };
@@ -208,42 +222,22 @@ export function resolveShop(
   };
 }
 
-/** Most edits between a misspelled shop name and a configured one for it to be suggested. */
-const MAX_SUGGESTION_EDITS = 2;
-
 /**
  * A shop name that `shipping:shops` lacks: the nearest configured name when it looks like a misspelling of
  * one, else how to add it.
  */
 function unknownShop(shop: string, configured: readonly string[]): ShippingConfigError {
-  const nearest = configured
-    .map((name) => ({ name, edits: editDistance(shop, name) }))
-    .filter((c) => c.edits <= MAX_SUGGESTION_EDITS)
-    .sort((a, b) => a.edits - b.edits || a.name.localeCompare(b.name))[0];
+  const nearest = suggestName(shop, [...configured].sort());
   const listed = configured.length === 0 ? "none is configured" : `configured: ${configured.join(", ")}`;
   if (nearest !== undefined)
     return new ShippingConfigError(
       SETTINGS.shops.config,
-      `has no shop "${shop}"; did you mean "${nearest.name}"? (${listed})`,
+      `has no shop "${shop}"; did you mean "${nearest}"? (${listed})`,
     );
   return new ShippingConfigError(
     SETTINGS.shops.config,
     `has no shop "${shop}" (${listed}). Add it with \`pulumi config set --secret --path 'shipping:shops.${shop}.apiKey' <key>\` (or the SHIPPING_SHOPS environment variable, a JSON object)`,
   );
-}
-
-/** Levenshtein distance: the fewest single-character insertions, deletions and substitutions from a to b. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution);
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
 }
 
 /**

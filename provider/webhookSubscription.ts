@@ -1,10 +1,15 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_MODULE, RESOURCE_TYPE } from "./dynamicProvider";
 import type { Hook } from "./hooks";
-import { SECRET_URL_PROBLEM_INPUT } from "./lifecycle";
+import { CONFIG_PROBLEM_INPUT, SECRET_URL_PROBLEM_INPUT } from "./lifecycle";
 import { listingForProvider, tellInPreview } from "./previewChecks";
 import { PREVIEW_LISTING_INPUT } from "./previewListing";
-import { failUncalledProgram, noteDeclaration, warnPlaintextCredentials } from "./programGuards";
+import {
+  failUncalledProgram,
+  noteDeclaration,
+  unknownSettingsRefusal,
+  warnPlaintextCredentials,
+} from "./programGuards";
 import { callbackUrlProblem } from "./schemas";
 
 failUncalledProgram();
@@ -142,6 +147,7 @@ export class WebhookSubscription extends pulumi.CustomResource {
         takenOver: undefined,
         [PREVIEW_LISTING_INPUT]: listingForProvider(name, args),
         [SECRET_URL_PROBLEM_INPUT]: secretUrlProblem(name, args.url),
+        [CONFIG_PROBLEM_INPUT]: unknownSettingsRefusal(),
       },
       { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "previous"] },
     );

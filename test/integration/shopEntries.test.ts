@@ -68,6 +68,29 @@ describe("a shipping:shops entry renamed or removed", () => {
   );
 });
 
+describe("a mistake in one shipping:shops entry", () => {
+  it("fails that shop's resources only, on `shop`, naming the key; the other shop's are written", async () => {
+    const sim = await service();
+    const entries = JSON.stringify({ acme: { apiKey: ACME_KEY }, globex: { apikey: GLOBEX_KEY } });
+    const stack = new Stack(configOf(sim, ACME_KEY, { "shipping:shops": entries }));
+    const up = await stack.up(
+      [
+        { name: "globex-orders", hook: ORDERS, url: "https://hooks.example.com/g", shop: "globex" },
+        { name: "acme-orders", hook: ORDERS, url: URL, shop: "acme" },
+      ],
+      { continueOnError: true },
+    );
+    expect(up.errors).toEqual([
+      expect.stringMatching(
+        /^globex-orders: shop: shipping:shops\.globex\.apikey: is not a key of a shop entry .*did you mean `shipping:shops\.globex\.apiKey`\?/,
+      ),
+    ]);
+    expect(up.error).not.toContain(GLOBEX_KEY);
+    expect(sim.subscriptions("acme").map((s) => s.url)).toEqual([URL]);
+    expect(sim.subscriptions("globex")).toEqual([]);
+  });
+});
+
 describe("a resource moved to another name of the same shop", () => {
   it.each([
     ["a second key of the shop", { apiKey: ACME_SECOND_KEY }],

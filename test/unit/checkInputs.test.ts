@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { checkInputs, SECRET_URL_PROBLEM_INPUT, UNKNOWN_VALUE } from "../../provider/lifecycle";
+import {
+  CONFIG_PROBLEM_INPUT,
+  checkInputs,
+  SECRET_URL_PROBLEM_INPUT,
+  UNKNOWN_VALUE,
+} from "../../provider/lifecycle";
 import { AMBIGUOUS_URLS } from "../support/ambiguousUrls";
 
 const hook = "order_status_change";
@@ -115,5 +120,24 @@ describe("checkInputs: a secret URL that breaks the rule (the program's message,
     }
     expect(String(error)).toContain(thrown);
     expect(String(error)).not.toContain("T0KEN");
+  });
+});
+
+describe("checkInputs: a key under shipping: that is no setting (the program's verdict on the config's keys)", () => {
+  const message = "shipping:shopID: is not a setting of pulumi-shipping-webhooks, so nothing reads it";
+  it.each([
+    ["the program's message: fails the resource, before any input is judged", { refusal: message }, message],
+    ["none given", undefined, undefined],
+    ["an empty message", { refusal: "" }, undefined],
+    ["not known yet (a preview)", UNKNOWN_VALUE, undefined],
+  ])("%s", (_case, handed, thrown) => {
+    const news = { hook, url: "https://Hooks.example.com/x", [CONFIG_PROBLEM_INPUT]: handed };
+    if (thrown === undefined) {
+      const checked = checkInputs(news);
+      expect(checked.failures.map((f) => f.property)).toEqual(["url"]);
+      expect(Object.keys(checked.inputs)).not.toContain(CONFIG_PROBLEM_INPUT);
+      return;
+    }
+    expect(() => checkInputs(news)).toThrow(thrown);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ShippingConfigError } from "../../provider/errors";
-import { type ConfigSource, canonicalApi, editDistance, resolveShop } from "../../provider/settings";
+import { type ConfigSource, canonicalApi, resolveShop } from "../../provider/settings";
+import { editDistance } from "../../provider/suggest";
 
 const KEY = "unit-test-key-7f3a";
 const configOf =
@@ -116,13 +117,35 @@ describe("resolveShop", () => {
     ],
     ["acme", { "shipping:shops": "{not json" }, "shipping:shops", /not valid JSON/],
     [
+      undefined,
+      {
+        "shipping:apiKey": KEY,
+        "shipping:baseUrl": "https://a.example",
+        "shipping:timeouts": JSON.stringify({ connectMS: 100 }),
+      },
+      "shipping:timeouts.connectMS",
+      /^shipping:timeouts\.connectMS: is not a key of shipping:timeouts \(it holds connectMs, headersMs, bodyMs, deadlineMs\); did you mean `shipping:timeouts\.connectMs`\?$/,
+    ],
+    [
+      undefined,
+      {
+        "shipping:apiKey": KEY,
+        "shipping:baseUrl": "https://a.example",
+        SHIPPING_RETRY: JSON.stringify({ retries: 1 }),
+      },
+      "SHIPPING_RETRY.retries",
+      /^SHIPPING_RETRY\.retries: is not a key of SHIPPING_RETRY \(it holds maxRetries, baseDelayMs, maxDelayMs, maxRetryAfterMs\)$/,
+    ],
+    [
       "acme",
       { "shipping:shops": JSON.stringify({ acme: { apiKey: 5 } }) },
       "shipping:shops.acme.apiKey",
-      /expected string/,
+      /must be a non-empty string \(the shop's API key\)\. Set it with `pulumi config set --secret --path 'shipping:shops\.acme\.apiKey' <key>`/,
     ],
   ])("shop %j with %j fails on %s saying how to fix it", (shop, values, setting, message) => {
-    const error = thrown(() => resolveShop(shop, configOf(values), {}));
+    // SHIPPING_* entries of the row are the environment.
+    const env = Object.fromEntries(Object.entries(values).filter(([key]) => key.startsWith("SHIPPING_")));
+    const error = thrown(() => resolveShop(shop, configOf(values), env));
     expect(error.setting).toBe(setting);
     expect(error.message).toMatch(message);
   });
