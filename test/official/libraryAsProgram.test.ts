@@ -65,6 +65,7 @@ describe("the library run as the program", () => {
       );
       expect(run.stdout).toContain("Write your program in index.ts of a project with its own package.json");
       expect(run.stdout).not.toMatch(/deleted|to delete/);
+      expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/unhandled exception|\n\s+at /);
     }
     expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
     expect(sim.subscriptions("acme")).toEqual(deployed);
