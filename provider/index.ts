@@ -3,6 +3,12 @@
  *
  * @packageDocumentation
  */
+import { refuseRunAsProgram } from "./programGuards";
+
+// Before anything else loads: this module run as the program (a project folder without a package.json of
+// its own, in a clone of the repository) fails the run instead of declaring nothing.
+refuseRunAsProgram(typeof module === "object" ? module : undefined);
+
 export type { LiveSubscription } from "./client/apiSchemas";
 export { type AuthScheme, AuthSchemeMemory, type AuthSchemeSetting } from "./client/authScheme";
 export { DEFAULT_TIMEOUTS, type Timeouts } from "./client/httpTransport";

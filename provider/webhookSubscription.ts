@@ -4,6 +4,7 @@ import type { Hook } from "./hooks";
 import { CONFIG_PROBLEM_INPUT, SECRET_URL_PROBLEM_INPUT } from "./lifecycle";
 import { listingForProvider, tellInPreview } from "./previewChecks";
 import { PREVIEW_LISTING_INPUT } from "./previewListing";
+import { programError } from "./programError";
 import {
   failUncalledProgram,
   noteDeclaration,
@@ -94,6 +95,14 @@ function secretUrlProblem(
 }
 
 /**
+ * The message that refuses the `import` resource option before anything is registered: the engine would
+ * hand the import to the dynamic-provider host, which cannot import and crashes.
+ */
+function importRefusal(name: string): string {
+  return `WebhookSubscription "${name}": the \`import\` resource option is not supported (a dynamic provider cannot import). Remove it and adopt the live subscription instead: \`npx pulumi-shipping-webhooks export --stack ${pulumi.getStack()}\` prints its declaration, and the next \`pulumi up\` takes it over with no write (README, "Adopt existing subscriptions").`;
+}
+
+/**
  * A webhook subscription of a shop on the Shipping Service API. Create subscribes the hook (taking over an
  * existing subscription of that hook), read refreshes it, delete unsubscribes it. Any change of hook, url
  * or shop replaces it, create-before-delete, so the hook is never left without a subscription.
@@ -125,6 +134,7 @@ export class WebhookSubscription extends pulumi.CustomResource {
   declare readonly takenOver: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: WebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
+    if (opts?.import !== undefined) throw programError(importRefusal(name));
     const hook = declaredHook(name, args);
     noteDeclaration();
     warnPlaintextCredentials();

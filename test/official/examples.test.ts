@@ -1,7 +1,8 @@
 /**
- * Every example, as a user runs it: its folder copied into a project (package.json and tsconfig.json as
- * `pulumi new typescript` makes them where the example has none), configured as its comments say, through
- * the official CLI and its Node.js language host. Judged by the live subscriptions and the state.
+ * Every example, as a user runs it: its folder copied as it is (its own package.json, tsconfig.json and
+ * Pulumi.yaml) into a project whose dependencies are installed, then the `pulumi` lines of its README's
+ * "Run it" block, in order, through the official CLI and its Node.js language host. Judged by the live
+ * subscriptions and the state.
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +10,8 @@ import { HOOKS } from "../../provider/hooks";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { REPO_ROOT } from "../e2e/support/engine";
 import { ACME_KEY, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
-import { OfficialProject, typescriptProjectFiles } from "./support/project";
+import { OfficialProject } from "./support/project";
+import { blockAfterHeading, pulumiCommands } from "./support/readme";
 
 let sim: RunningSimulator;
 beforeAll(async () => {
@@ -17,14 +19,51 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-/** A project of `examples/<name>` with a stack `dev` whose API is the simulator. */
-async function exampleProject(name: string): Promise<OfficialProject> {
-  const { "package.json": manifest, "tsconfig.json": tsconfig } = typescriptProjectFiles(name);
+/** What the READMEs' placeholders stand for here. */
+function placeholders(): Record<string, string> {
+  return {
+    "https://<api host>": sim.baseUrl,
+    "<acme key>": ACME_KEY,
+    "<globex key>": GLOBEX_KEY,
+    "<key>": ACME_KEY,
+  };
+}
+
+/**
+ * `examples/<name>` copied as it is, and the `pulumi` lines of its README's "Run it" block (`up` and `destroy`
+ * answered yes, as the user at the prompt does), keyed by command: the lines before `preview` configure.
+ */
+async function exampleProject(name: string): Promise<{ project: OfficialProject; run: RunSteps }> {
   const project = await OfficialProject.create(name, { copyOf: join(REPO_ROOT, "examples", name) });
-  project.write({ "package.json": manifest as string, "tsconfig.json": tsconfig as string });
-  await project.ok(["stack", "init", "dev"]);
-  await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
-  return project;
+  const lines = pulumiCommands(
+    blockAfterHeading("## Run it", `examples/${name}/README.md`),
+    placeholders(),
+  ).map((args) => (args[0] === "up" || args[0] === "destroy" ? [...args, "--yes"] : args));
+  const steps = lines.map((args) => args[0]);
+  expect(steps.slice(0, 2)).toEqual(["stack", "config"]);
+  expect(steps.slice(-3)).toEqual(["preview", "up", "destroy"]);
+  for (const args of lines.slice(0, -3)) await project.ok(args);
+  const [preview, up, destroy] = lines.slice(-3) as [string[], string[], string[]];
+  return {
+    project,
+    run: {
+      preview: async () => {
+        sim.clearRequests();
+        await project.ok(preview);
+        expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+      },
+      up: () => project.ok(up),
+      destroy: () => project.ok(destroy),
+    },
+  };
+}
+
+/** The README's last three steps. */
+interface RunSteps {
+  /** `pulumi preview`, asserted to write nothing. */
+  preview(): Promise<void>;
+  up(): Promise<unknown>;
+  destroy(): Promise<unknown>;
 }
 
 /** The URLs of a shop's live subscriptions, by hook. */
@@ -46,9 +85,10 @@ async function expectStateIsLive(project: OfficialProject, shops: readonly strin
 describe("the examples through the official CLI", () => {
   it("single-shop: three hooks declared in TypeScript, ids as stack outputs; destroy removes them", async () => {
     sim.reset();
-    const project = await exampleProject("single-shop");
-    await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
-    await project.ok(["up", "--yes"]);
+    const { project, run } = await exampleProject("single-shop");
+    await run.preview();
+    expect(urlsOf("acme")).toEqual({});
+    await run.up();
     expect(urlsOf("acme")).toEqual({
       shipment_status_change: "https://hooks.example.com/acme/shipments",
       shipment_label_created: "https://hooks.example.com/acme/labels",
@@ -62,15 +102,16 @@ describe("the examples through the official CLI", () => {
     expect(outputs.orderStatusId).toBe(
       sim.subscriptions("acme").find((s) => s.hook === "order_status_change")?.id,
     );
-    await project.ok(["destroy", "--yes", "--skip-preview"]);
+    await run.destroy();
     expect(sim.subscriptions("acme")).toEqual([]);
+    expect(await project.subscriptions()).toEqual([]);
   });
 
-  it("from-config: the hooks of Pulumi.yaml, the key from the environment; bad entries fail preview by path", async () => {
+  it("from-config: the hooks of Pulumi.yaml; bad entries fail preview by path", async () => {
     sim.reset();
-    const project = await exampleProject("from-config");
-    const env = { SHIPPING_API_KEY: ACME_KEY };
-    await project.ok(["up", "--yes"], env);
+    const { project, run } = await exampleProject("from-config");
+    await run.preview();
+    await run.up();
     expect(urlsOf("acme")).toEqual({
       shipment_status_change: "https://hooks.example.com/demo/shipments",
       shipment_label_created: "https://hooks.example.com/demo/labels",
@@ -87,22 +128,21 @@ describe("the examples through the official CLI", () => {
     ]);
     await project.ok(["config", "set", "--path", "from-config:hooks.parcel_lost", "https://x.example"]);
     sim.clearRequests();
-    const bad = await project.pulumi(["preview"], env);
+    const bad = await project.pulumi(["preview"]);
     expect(bad.status).not.toBe(0);
     expect(bad.stdout).toMatch(/from-config:hooks\.order_status_change: .*must be lowercase/);
     expect(bad.stdout).toMatch(/from-config:hooks\.parcel_lost: not a hook/);
     expect(sim.requests()).toEqual([]);
 
-    await project.ok(["destroy", "--yes", "--skip-preview"], env);
+    await run.destroy();
     expect(sim.subscriptions("acme")).toEqual([]);
   });
 
-  it("multi-shop: each shop's key set as its comments say, every hook of both shops kept apart", async () => {
+  it("multi-shop: each shop's key set as its README says, every hook of both shops kept apart", async () => {
     sim.reset();
-    const project = await exampleProject("multi-shop");
-    await project.ok(["config", "set", "--secret", "--path", "shipping:shops.acme.apiKey", ACME_KEY]);
-    await project.ok(["config", "set", "--secret", "--path", "shipping:shops.globex.apiKey", GLOBEX_KEY]);
-    await project.ok(["up", "--yes"]);
+    const { project, run } = await exampleProject("multi-shop");
+    await run.preview();
+    await run.up();
     for (const shop of ["acme", "globex"]) {
       expect(urlsOf(shop)).toEqual(
         Object.fromEntries(
@@ -111,7 +151,7 @@ describe("the examples through the official CLI", () => {
       );
     }
     await expectStateIsLive(project, ["acme", "globex"]);
-    await project.ok(["destroy", "--yes", "--skip-preview"]);
+    await run.destroy();
     expect([...sim.subscriptions("acme"), ...sim.subscriptions("globex")]).toEqual([]);
   });
 });

@@ -25,8 +25,7 @@ describe("hooks from secret stack config (examples/from-config)", () => {
     const project = await OfficialProject.create("secret-config", {
       copyOf: join(REPO_ROOT, "examples", "from-config"),
     });
-    const { "package.json": manifest, "tsconfig.json": tsconfig } = typescriptProjectFiles("from-config");
-    project.write({ "package.json": manifest as string, "tsconfig.json": tsconfig as string });
+    // The example's package.json and tsconfig.json; its Pulumi.yaml without the example's hooks.
     project.write({ "Pulumi.yaml": "name: from-config\nruntime: nodejs\n" });
     await project.ok(["stack", "init", "dev"]);
     await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);

@@ -90,17 +90,19 @@ export class OfficialProject {
 
   /**
    * Lays out `files` (relative path -> content; or a folder of the repository to copy) in a new project
-   * folder under the installed packages of `kind`, as a user's project with `npm install` done.
+   * folder under the installed packages of `kind`, as a user's project with `npm install` done. `at` is the
+   * project folder's path below a new folder of its own (a folder inside a checkout, say: `clone/examples/x`).
    */
   static async create(
     name: string,
     files: Record<string, string> | { readonly copyOf: string },
     kind: ModuleKind = "commonjs",
+    at = "project",
   ): Promise<OfficialProject> {
     const installed = await installedPackages(kind);
     const base = join(installed, "projects", `${name}-${randomBytes(4).toString("hex")}`);
     created.push(base);
-    const project = new OfficialProject(join(base, "project"), join(base, "backend"), join(base, "home"));
+    const project = new OfficialProject(join(base, at), join(base, "backend"), join(base, "home"));
     for (const dir of [project.dir, project.backendDir, join(base, "home")])
       mkdirSync(dir, { recursive: true });
     if ("copyOf" in files) cpSync(files.copyOf as string, project.dir, { recursive: true });
