@@ -87,6 +87,7 @@ function fresh(name: DeclName, decl: Pick<ResourceDecl, "hook" | "url" | "secret
     retainOnDelete: false,
     ignoreUrl: false,
     protect: false,
+    takeOver: false,
   };
 }
 

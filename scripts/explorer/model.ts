@@ -108,6 +108,8 @@ export interface ResourceDecl {
   /** `ignoreChanges: ["url"]`. */
   readonly ignoreUrl: boolean;
   readonly protect: boolean;
+  /** The input `takeOver: true`: its create may overwrite a subscription made outside the stack. */
+  readonly takeOver: boolean;
   /** The name this resource had before a rename with an alias. */
   readonly aliasOf?: DeclName;
 }
@@ -121,7 +123,7 @@ export interface ResourceDecl {
 export type ProgramShape = "code" | "config";
 
 /** A resource option the explorer toggles. */
-export type ResourceOption = "deleteBeforeReplace" | "retainOnDelete" | "ignoreUrl" | "protect";
+export type ResourceOption = "deleteBeforeReplace" | "retainOnDelete" | "ignoreUrl" | "protect" | "takeOver";
 
 /** An engine operation. */
 export type Operation = "preview" | "up" | "refresh" | "destroy" | "upRefresh" | "destroyRefresh";

@@ -51,6 +51,7 @@ export function inlineProgram({ pulumi, provider }: ProgramModules, declOf: () =
           hook: r.hook,
           url: r.secret ? pulumi.secret(url) : url,
           ...(r.shop === "alt" ? { shop: ALT_SHOP_ENTRY } : {}),
+          ...(r.takeOver ? { takeOver: true } : {}),
         },
         {
           deleteBeforeReplace: r.deleteBeforeReplace,

@@ -58,6 +58,7 @@ const options = fc.constantFrom<ResourceOption>(
   "retainOnDelete",
   "ignoreUrl",
   "protect",
+  "takeOver",
 );
 const faults = fc.constantFrom<FaultName>(
   "503-burst",

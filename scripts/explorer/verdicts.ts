@@ -3,7 +3,7 @@
  * an operation must not lose or leave unrecorded, what a targeted operation must not touch, and the model's
  * account of a failure (why it may fail, and that it says so).
  */
-import { errorMessages, failureSaysWhy, firstError } from "./checks";
+import { declaredUrl, errorMessages, failureSaysWhy, firstError } from "./checks";
 import { duplicateDeclarations } from "./edits";
 import type { OperationResult } from "./engine";
 import { allSubs, type Change, type Ledger, type LiveSub, type Snapshot, type StateRecord } from "./ledger";
@@ -200,12 +200,35 @@ export function explainFailure(
   // The service refuses a URL with an uppercase letter; preview says so first.
   if (decl.resources.some((r) => r.url === REFUSED_URL))
     explanations.push({ why: "a refused URL", reason: /lowercase/ });
+  // A create never overwrites a subscription made outside the stack without `takeOver: true`; a delete never
+  // unsubscribes a hook another resource declares (docs/safety.md, "Taking over a subscription made outside").
+  if (outsideTheStack(decl, recordsBefore, before))
+    explanations.push({
+      why: "a subscription made outside the stack",
+      reason: /which no resource of this stack records|not deleting subscription/,
+    });
   // Where the provider cannot see the whole deployment, it may refuse rather than lose a subscription.
   if (facts.scope !== undefined) explanations.push({ why: "a targeted operation" });
   if (explanations.length === 0)
     return [`${what(facts)} failed and the model has no reason: ${firstError(text)}`];
   const attempts = explanations.map((e) => failureSaysWhy(text, names, e.reason));
   return attempts.find((a) => a.length === 0) ?? (attempts[0] as string[]);
+}
+
+/**
+ * Whether a declared hook is live at another URL than declared under an id no record of the stack holds
+ * (made outside it, or by a resource the program no longer declares): its create is refused without
+ * `takeOver`, and a removed resource's delete refuses while the hook is declared again.
+ */
+function outsideTheStack(decl: StackDecl, records: readonly StateRecord[], before: Snapshot): boolean {
+  return decl.resources.some((r) => {
+    const live = (before.get(resourceShop(decl, r)) ?? []).find((s) => s.hook === r.hook);
+    return (
+      live !== undefined &&
+      live.url !== declaredUrl(r) &&
+      !records.some((rec) => rec.id === live.id && decl.resources.some((d) => d.name === rec.name))
+    );
+  });
 }
 
 /**

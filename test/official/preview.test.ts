@@ -1,8 +1,9 @@
 /**
  * Previews that show what `up` will do (issue 28), through the official CLI: a refused key or an unreachable
- * API fails `pulumi preview` with the fix; a create that will take over a live subscription of its hook warns
- * on that resource; an unchanged resource whose subscription drifted warns on it; a shop that is not pinned is
- * told how to pin it. Never a URL in those messages (any part of one may be a secret).
+ * API fails `pulumi preview` with the fix; a create opted in to take over a live subscription of its hook
+ * warns of nothing (refused without the opt-in: takeover.test.ts); an unchanged resource whose subscription
+ * drifted warns on it; a shop that is not pinned is told how to pin it. Never a URL in those messages (any part
+ * of one may be a secret).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -107,18 +108,22 @@ describe("pulumi preview tells what up will do", () => {
     expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
   });
 
-  it("a takeover warns on its resource, drift warns on its resource, and an unpinned shop is told how to pin it", async () => {
+  it("a takeover opted in warns of nothing, drift warns on its resource, and an unpinned shop is told how to pin it", async () => {
     sim.reset();
     const erp = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
-    const [erpId] = await erp.create([{ hook: "order_status_change", url: ERP_URL }]);
-    const shop = await project("preview-warn");
-
-    const first = await shop.ok(["preview"]);
-    expect(first.stdout).toMatch(
-      new RegExp(
-        `${RESOURCE} orders[^\\n]*warning: takes over subscription ${erpId} \\(order_status_change\\) of the default shop, which calls another URL now`,
+    await erp.create([{ hook: "order_status_change", url: ERP_URL }]);
+    // The ERP's subscription is refused by default (test/official/takeover.test.ts); this program opts in.
+    const shop = await project(
+      "preview-warn",
+      ACME_KEY,
+      PROGRAM.replace(
+        'url: "https://hooks.example.com/orders",',
+        'url: "https://hooks.example.com/orders",\n  takeOver: true,',
       ),
     );
+
+    const first = await shop.ok(["preview"]);
+    expect(first.stdout).not.toMatch(/warning|takes over/);
     expect(first.stdout).toContain(
       "The default shop at " +
         `${sim.baseUrl} is shop_id 1 for the service. Pin it, so that a key of another shop is refused before any write: \`pulumi config set shipping:shopId 1\``,

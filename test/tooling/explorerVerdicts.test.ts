@@ -13,6 +13,7 @@ const RESOURCE: ResourceDecl = {
   retainOnDelete: false,
   ignoreUrl: false,
   protect: false,
+  takeOver: false,
 };
 const GLOBEX: Target = { service: "main", spelling: "localhost", key: "globex" };
 const stackWith = (defaultTarget: Target): StackDecl => ({
