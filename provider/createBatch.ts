@@ -13,6 +13,7 @@ import { ShippingError } from "./errors/shippingError";
 import type { Claims } from "./facts/claims";
 import type { Declarations } from "./facts/declarations";
 import type { ShopViews } from "./facts/shopViews";
+import { unseenWrite } from "./lateWrites";
 import { pinRefusal, type ShopIdentity, shopIdentityOf } from "./ownership";
 import {
   declaredTwice,
@@ -228,10 +229,9 @@ export class CreateBatches {
   }
 
   /**
-   * One POST of the hooks. When it fails without an answer from the service (a dropped connection, a timeout,
-   * a 5xx), the write may have been applied all the same: a fresh listing tells, and an applied write is taken
-   * as done, so it is recorded in state rather than left behind. When the service refuses the content of a
-   * request of several hooks, each is sent again alone, so that a refusal fails only the hook it is about.
+   * One POST of the hooks, never retried blind. Failed with no answer (timeout, reset, 5xx), it may be applied
+   * anyway, even late: a fresh listing tells and an applied write is recorded; one applied later is the resource's
+   * by hook and URL (ownership.ts). A refused content of several hooks sends each alone, to fail only its own.
    */
   async #postAll(target: ShopTarget, subs: readonly NewSubscription[]): Promise<ItemResult<Written>[]> {
     if (subs.length === 0) return [];
@@ -257,7 +257,7 @@ export class CreateBatches {
           if (found !== undefined) return { value: { id: found.id, seen: true } };
           // Sent again alone, so that what fails is this hook's own failure.
           if (subs.length > 1) return (await this.#postAll(target, [sub]))[0] as ItemResult<Written>;
-          return { error };
+          return { error: unseenWrite(target, sub.hook, error) };
         }),
       );
     }

@@ -11,6 +11,8 @@ export class Claims {
   readonly #claimed = new Map<string, Set<number>>();
   /** By API: ids a resource the program declares keeps unchanged (its diff found no change). */
   readonly #kept = new Map<string, Set<number>>();
+  /** By API, then live id: the gone recorded id whose resource took it in its place (a late write; ownership.ts). */
+  readonly #takenOver = new Map<string, Map<number, number>>();
   /** By `shopKey`: recorded subscriptions that diff replaces, until their shop settled them. */
   readonly #replaced = new Map<string, Map<number, Recorded>>();
 
@@ -39,6 +41,21 @@ export class Claims {
   /** Whether a resource of this deployment creates, adopts or keeps `id` of `api`. */
   isClaimed(api: string, id: number): boolean {
     return this.#claimed.get(api)?.has(id) === true;
+  }
+
+  /** Records that the resource recording `recordedId` (gone) took live `id` in its place: no other one takes it. */
+  takeOver(api: string, id: number, recordedId: number): void {
+    const ids = this.#takenOver.get(api) ?? new Map<number, number>();
+    this.#takenOver.set(api, ids.set(id, recordedId));
+  }
+
+  /**
+   * Whether a resource of this deployment other than the one recording `recordedId` holds `id` of `api`: a
+   * create or kept resource claimed it, or another resource took it in place of its own gone id.
+   */
+  holds(api: string, id: number, recordedId: number): boolean {
+    const taker = this.#takenOver.get(api)?.get(id);
+    return this.isClaimed(api, id) || (taker !== undefined && taker !== recordedId);
   }
 
   /** The APIs at which a resource of this deployment creates, adopts or keeps `id`. */
