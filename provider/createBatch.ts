@@ -13,7 +13,7 @@ import { ShippingError } from "./errors/shippingError";
 import type { Claims } from "./facts/claims";
 import type { Declarations } from "./facts/declarations";
 import type { ShopViews } from "./facts/shopViews";
-import { unseenWrite } from "./lateWrites";
+import { outcomeIsUnknown, unseenWrite } from "./lateWrites";
 import { pinRefusal, type ShopIdentity, shopIdentityOf } from "./ownership";
 import {
   declaredTwice,
@@ -229,9 +229,9 @@ export class CreateBatches {
   }
 
   /**
-   * One POST of the hooks, never retried blind. Failed with no answer (timeout, reset, 5xx), it may be applied
-   * anyway, even late: a fresh listing tells and an applied write is recorded; one applied later is the resource's
-   * by hook and URL (ownership.ts). A refused content of several hooks sends each alone, to fail only its own.
+   * One POST, never retried blind. Failed with no answer (timeout, reset, 5xx) it may be applied anyway, even late:
+   * a fresh listing tells, and one applied later is the resource's by hook and URL (ownership.ts). A refusal or a
+   * 500 of several hooks sends each alone, to fail only its own; an unknown outcome (no answer, 502/504) never.
    */
   async #postAll(target: ShopTarget, subs: readonly NewSubscription[]): Promise<ItemResult<Written>[]> {
     if (subs.length === 0) return [];
@@ -255,8 +255,8 @@ export class CreateBatches {
         subs.map(async (sub): Promise<ItemResult<Written>> => {
           const found = applied.find((s) => s.hook === sub.hook && s.url === sub.url);
           if (found !== undefined) return { value: { id: found.id, seen: true } };
-          // Sent again alone, so that what fails is this hook's own failure.
-          if (subs.length > 1) return (await this.#postAll(target, [sub]))[0] as ItemResult<Written>;
+          if (subs.length > 1 && !outcomeIsUnknown(error))
+            return (await this.#postAll(target, [sub]))[0] as ItemResult<Written>;
           return { error: unseenWrite(target, sub.hook, error) };
         }),
       );
