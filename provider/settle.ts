@@ -80,14 +80,15 @@ function claimedLive(claims: Claims, facts: RecordedFacts): number[] {
 }
 
 /**
- * A verdict that takes another id as the recorded one's (a write applied late, ownership.ts): refresh and
- * delete say so, and the id is held for this resource, so no other resource of the deployment takes it too.
+ * Holds the live subscription of an `ours` verdict for this resource, so that no other resource of the
+ * deployment takes it in place of its own gone id; one taken in place of the recorded id (a write applied
+ * late, ownership.ts) is said by refresh and delete.
  */
 function tookOver(claims: Claims, operation: Operation, recorded: Recorded, verdict: Verdict): Verdict {
-  if (verdict.kind !== "ours" || verdict.live === undefined || verdict.live.id === recorded.id)
-    return verdict;
-  if (recorded.written?.includes(verdict.live.id) === true) return verdict;
+  if (verdict.kind !== "ours" || verdict.live === undefined) return verdict;
+  // Its own id too: a resource whose recorded id is gone must not take it (first come, first held).
   claims.takeOver(verdict.target.api, verdict.live.id, recorded.id);
+  if (verdict.live.id === recorded.id || recorded.written?.includes(verdict.live.id) === true) return verdict;
   if (operation !== "diff" && verdict.warning !== undefined) process.stderr.write(`${verdict.warning}\n`);
   return verdict;
 }

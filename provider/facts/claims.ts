@@ -11,7 +11,7 @@ export class Claims {
   readonly #claimed = new Map<string, Set<number>>();
   /** By API: ids a resource the program declares keeps unchanged (its diff found no change). */
   readonly #kept = new Map<string, Set<number>>();
-  /** By API, then live id: the gone recorded id whose resource took it in its place (a late write; ownership.ts). */
+  /** By API, then live id: the recorded id of the resource that holds it (its own, or in place of a gone one). */
   readonly #takenOver = new Map<string, Map<number, number>>();
   /** By `shopKey`: recorded subscriptions that diff replaces, until their shop settled them. */
   readonly #replaced = new Map<string, Map<number, Recorded>>();
@@ -43,10 +43,13 @@ export class Claims {
     return this.#claimed.get(api)?.has(id) === true;
   }
 
-  /** Records that the resource recording `recordedId` (gone) took live `id` in its place: no other one takes it. */
+  /**
+   * Records that the resource recording `recordedId` holds live `id` (its own, or taken in place of its gone
+   * id), unless another one held it first: no other resource takes it in place of a gone id.
+   */
   takeOver(api: string, id: number, recordedId: number): void {
     const ids = this.#takenOver.get(api) ?? new Map<number, number>();
-    this.#takenOver.set(api, ids.set(id, recordedId));
+    this.#takenOver.set(api, ids.has(id) ? ids : ids.set(id, recordedId));
   }
 
   /**

@@ -127,4 +127,21 @@ describe("a write of the recorded hook and URL that lands after the record (a ne
     expect(Number(stack.resource("orders-renamed")?.id)).toBe(late);
     expect(stack.resource("orders")).toBeUndefined();
   });
+
+  it("a resource whose recorded id is gone does not take the subscription another resource records", async () => {
+    const sim = await service({ overwrite: "new-id" });
+    const stack = new Stack(configOf(sim, ACME_KEY, FAST));
+    expect((await stack.up(THREE)).ok).toBe(true);
+    const orders = stack.resource("orders");
+    const live = Number(orders?.id);
+    // A rename without an alias whose old resource's delete did not run, recording an id that is gone since.
+    if (orders === undefined) throw new Error("orders not recorded");
+    const gone = { ...orders, name: "orders-old", id: "999", outs: { ...orders.outs, subscriptionId: 999 } };
+    stack.resources = [...stack.resources, gone];
+    expect((await stack.refresh()).ok).toBe(true);
+    expect(stack.resource("orders-old")).toBeUndefined();
+    expect(Number(stack.resource("orders")?.id)).toBe(live);
+    expect((await stack.destroy()).ok).toBe(true);
+    expect(sim.subscriptions("acme")).toEqual([]);
+  });
 });
