@@ -83,6 +83,23 @@ describe("a POST the service applies after the provider gave up", () => {
     expect((await stack.destroy()).ok).toBe(true);
     expect(sim.subscriptions("acme")).toEqual([]);
   });
+  it("behind a gateway that answers 504: not sent again, the create says so, the next up adopts what landed", async () => {
+    const sim = await service({ overwrite: "new-id" });
+    const stack = new Stack(configOf(sim, ACME_KEY, FAST));
+    sim.addFault({ kind: "late-apply", ms: 1_000, gatewayMs: 50, method: "POST", count: 1 });
+    const failed = await stack.up(THREE.slice(0, 1));
+    expect(failed.ok).toBe(false);
+    expect(failed.error).toMatch(
+      /status code 504 Gateway Timeout: POST http:\/\/127\.0\.0\.1:\d+\/webhook_subscriptions/,
+    );
+    expect(failed.error).toContain("Its outcome is unknown");
+    expect(sim.requests().filter((r) => r.method === "POST")).toHaveLength(1);
+    await landed(sim);
+    sim.clearRequests();
+    expect((await stack.up(THREE.slice(0, 1))).ok).toBe(true);
+    expect(writes(sim)).toEqual([]);
+    expect(stack.recorded()).toEqual(sim.subscriptions("acme"));
+  });
 });
 
 describe("a write of the recorded hook and URL that lands after the record (a new id)", () => {
