@@ -34,6 +34,15 @@ export function movedSubscription(
   return `shipping: subscription ${recorded.id} (${recorded.hook}) of ${shopName(target.label)} is gone, and the service holds ${recorded.hook} at the recorded URL as subscription ${live.id} (a write the service applied late, after its client gave up, or the same URL posted again): ${DOES[operation]}`;
 }
 
+/**
+ * What diff says when the recorded subscription is gone and the hook is live under another id at another URL:
+ * the back office, another stack, or an older write of this stack that the service applied late, after a newer
+ * one (no URL is named: any part of one may be a secret).
+ */
+export function replacedElsewhere(recorded: Recorded, target: ShopTarget, live: LiveSubscription): string {
+  return `shipping: subscription ${recorded.id} (${recorded.hook}) of ${shopName(target.label)} is gone, and the service holds ${recorded.hook} as subscription ${live.id} at another URL than this resource declared (changed in the back office or by another stack, or an older write of this stack that the service applied late, after its client gave up): \`pulumi up --refresh\` sets the declared URL again`;
+}
+
 /** Whether a failed POST may still be applied by the service later: no answer, or a gateway's 502/504. */
 export function outcomeIsUnknown(error: unknown): boolean {
   if (error instanceof ShippingConnectionError) return true;

@@ -6,7 +6,7 @@
  */
 import type { LiveSubscription } from "./client/apiSchemas";
 import type { ShippingConfigError } from "./errors/configError";
-import { movedSubscription } from "./lateWrites";
+import { movedSubscription, replacedElsewhere } from "./lateWrites";
 import {
   isListedUrl,
   isSameShop,
@@ -194,6 +194,10 @@ function diffVerdict(facts: RecordedFacts, shop: ShopFacts): Verdict {
   const live = shop.listing.find((s) => s.id === recorded.id);
   const moved = live === undefined ? movedVerdict(facts, shop as Listed) : undefined;
   if (moved !== undefined) return moved;
+  // The hook live under another id at another URL: maybe a write of this stack the service applied late.
+  const other = live === undefined ? shop.listing.find((s) => s.hook === recorded.hook) : undefined;
+  if (identity !== undefined && other !== undefined)
+    return { kind: "ours", target: shop.target, warning: replacedElsewhere(recorded, shop.target, other) };
   if (identity !== undefined && (live === undefined || !isRecorded(live, recorded)))
     return { kind: "ours", target: shop.target, warning: drifted(recorded, shop.target, live) };
   return { kind: "ours", target: shop.target };

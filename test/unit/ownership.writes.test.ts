@@ -255,3 +255,19 @@ describe("what the rule says of a subscription that took the recorded one's plac
     },
   );
 });
+
+describe("what diff says when the hook is live under another id at another URL", () => {
+  it("names both ids and every way it can happen, a late write of this stack included, and no URL", () => {
+    const verdict = decideRecorded({
+      operation: "diff",
+      recorded: RECORDED,
+      named: shop(ACME, { listing: [live(9, "1", { url: "https://old.example.com/o" })] }),
+      others: [],
+      claimedAt: [],
+    });
+    const warning = verdict.kind === "ours" ? verdict.warning : "";
+    expect(warning).toBe(
+      "shipping: subscription 7 (order_status_change) of the default shop is gone, and the service holds order_status_change as subscription 9 at another URL than this resource declared (changed in the back office or by another stack, or an older write of this stack that the service applied late, after its client gave up): `pulumi up --refresh` sets the declared URL again",
+    );
+  });
+});
