@@ -195,8 +195,8 @@ function diffVerdict(facts: RecordedFacts, shop: ShopFacts): Verdict {
   const moved = live === undefined ? movedVerdict(facts, shop as Listed) : undefined;
   if (moved !== undefined) return moved;
   // The hook live under another id at another URL: maybe a write of this stack the service applied late.
-  const other = live === undefined ? shop.listing.find((s) => s.hook === recorded.hook) : undefined;
-  if (identity !== undefined && other !== undefined)
+  const other = shop.listing.find((s) => s.hook === recorded.hook && !isListedUrl(s.url, recorded.url));
+  if (identity !== undefined && live === undefined && other !== undefined)
     return { kind: "ours", target: shop.target, warning: replacedElsewhere(recorded, shop.target, other) };
   if (identity !== undefined && (live === undefined || !isRecorded(live, recorded)))
     return { kind: "ours", target: shop.target, warning: drifted(recorded, shop.target, live) };

@@ -48,6 +48,11 @@ const rows: Array<[string, Row, string | RegExp]> = [
     "ours at (default) as 9",
   ],
   [
+    "diff: the recorded id gone, the same hook and URL as 9 held by another resource: drift, not taken",
+    { op: "diff", named: shop(ACME, { listing: [live(9, "1")] }), claimedLive: [9] },
+    "ours at (default), drifted",
+  ],
+  [
     "diff: the recorded id gone, the hook live as 9 at another URL: drift",
     { op: "diff", named: shop(ACME, { listing: [live(9, "1", { url: "https://x.example.com" })] }) },
     "ours at (default), drifted",
