@@ -69,6 +69,7 @@ const faultSpec = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("late-apply"),
     ms: timerMs,
+    untilClientGone: z.boolean().optional(),
     gatewayMs: timerMs.optional(),
     ...faultMatch,
   }),

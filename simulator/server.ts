@@ -179,7 +179,7 @@ export function createSimServer(deps: ServerDeps): SimServer {
     if (late?.gatewayMs !== undefined) after(late.gatewayMs, () => answer(res, entry, gatewayTimeout()));
     let result: Answer;
     try {
-      const hold = late === undefined ? undefined : () => delay(late.ms);
+      const hold = late === undefined ? undefined : () => lateHold(req, late);
       result = await handleApi(deps.api, req, target.path, entry, hold);
     } catch (error) {
       if (error instanceof ClientGoneError) {
@@ -196,6 +196,16 @@ export function createSimServer(deps: ServerDeps): SimServer {
     }
     answer(res, entry, result);
   }
+
+  /** Holds a late-apply request `ms`, then (with `untilClientGone`) until its client closed the connection. */
+  const lateHold = async (req: IncomingMessage, late: { ms: number; untilClientGone?: boolean }) => {
+    await delay(late.ms);
+    const socket = req.socket;
+    if (late.untilClientGone === true && !socket.destroyed)
+      await new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    // A simulator closed meanwhile applies nothing more (its connections were closed by close()).
+    if (closed) await new Promise<never>(() => {});
+  };
 
   /** What a gateway in front of a backend that did not answer in time sends: 504, the error body. */
   const gatewayTimeout = (): Answer =>

@@ -117,12 +117,13 @@ export type FaultSpec =
   | ({ kind: "drop-after-write" } & FaultMatch)
   | ({ kind: "stall"; ms?: number } & FaultMatch)
   /**
-   * Applies the request late, after its client has gone: the request is read as it arrives, held `ms`, then
-   * applied (state changed and persisted) whether or not the client still waits. The client never gets the
-   * service's answer: with `gatewayMs`, a 504 Gateway Timeout after that long (a gateway in front of a slow
-   * backend); without it, nothing (the connection is closed when the write is applied).
+   * Applies the request late, after its client has gone: the request is read as it arrives, held `ms` (and,
+   * with `untilClientGone`, until its client closed the connection), then applied (state changed and
+   * persisted) whether or not the client still waits. The client never gets the service's answer: with
+   * `gatewayMs`, a 504 Gateway Timeout after that long (a gateway in front of a slow backend); without it,
+   * nothing (the connection is closed when the write is applied).
    */
-  | ({ kind: "late-apply"; ms: number; gatewayMs?: number } & FaultMatch);
+  | ({ kind: "late-apply"; ms: number; untilClientGone?: boolean; gatewayMs?: number } & FaultMatch);
 
 /** One API request as the simulator saw it. */
 export interface RequestLogEntry {
