@@ -24,7 +24,7 @@ function socketError(promise: Promise<unknown>): Promise<string> {
 describe("late-apply", () => {
   it("applies a POST after its client gave up: no answer, the write lands ms later", async () => {
     const sim = await startSim();
-    sim.addFault({ kind: "late-apply", ms: 400, method: "POST", count: 1 });
+    sim.addFault({ kind: "late-apply", ms: 1_500, method: "POST", count: 1 });
     const code = await socketError(api(sim, "POST", "/webhook_subscriptions", { body: ONE, timeoutMs: 100 }));
     expect(code).toBe("TIMEOUT");
     expect(sim.subscriptions("demo")).toEqual([]);
@@ -39,7 +39,7 @@ describe("late-apply", () => {
 
   it("behind a gateway: a 504 at once, a retry answered, then the first write lands over it (new id)", async () => {
     const sim = await startSim();
-    sim.addFault({ kind: "late-apply", ms: 400, gatewayMs: 20, method: "POST", count: 1 });
+    sim.addFault({ kind: "late-apply", ms: 1_500, gatewayMs: 20, method: "POST", count: 1 });
     const first = await api(sim, "POST", "/webhook_subscriptions", { body: ONE });
     expect(first.status).toBe(504);
     expect(expectErrorShape(first).message).toMatch(/504 Gateway Timeout/);
@@ -81,7 +81,7 @@ describe("late-apply", () => {
 
   it("puts back an older URL when it lands after a newer write of the hook", async () => {
     const sim = await startSim();
-    sim.addFault({ kind: "late-apply", ms: 300, method: "POST", count: 1 });
+    sim.addFault({ kind: "late-apply", ms: 1_500, method: "POST", count: 1 });
     const gaveUp = socketError(api(sim, "POST", "/webhook_subscriptions", { body: ONE, timeoutMs: 50 }));
     expect(await gaveUp).toBe("TIMEOUT");
     const newer = subs(["order_status_change", "https://example.com/b"]);
