@@ -14,6 +14,7 @@ import { ShippingError } from "./errors/shippingError";
 import type { Claims } from "./facts/claims";
 import type { Declarations } from "./facts/declarations";
 import type { ShopViews } from "./facts/shopViews";
+import { outcomeIsUnknown, unseenWrite } from "./lateWrites";
 import { type ShopIdentity, shopIdentityOf } from "./ownership";
 import {
   declaredTwice,
@@ -222,10 +223,9 @@ export class CreateBatches {
   }
 
   /**
-   * One POST of the hooks. When it fails without an answer from the service (a dropped connection, a timeout,
-   * a 5xx), the write may have been applied all the same: a fresh listing tells, and an applied write is taken
-   * as done, so it is recorded in state rather than left behind. When the service refuses the content of a
-   * request of several hooks, each is sent again alone, so that a refusal fails only the hook it is about.
+   * One POST, never retried blind. Failed with no answer (timeout, reset, 5xx) it may be applied anyway, even late:
+   * a fresh listing tells, and one applied later is the resource's by hook and URL (ownership.ts). A refusal or a
+   * 500 of several hooks sends each alone, to fail only its own; an unknown outcome (no answer, 502/504) never.
    */
   async #postAll(target: ShopTarget, subs: readonly NewSubscription[]): Promise<ItemResult<Written>[]> {
     if (subs.length === 0) return [];
@@ -249,9 +249,9 @@ export class CreateBatches {
         subs.map(async (sub): Promise<ItemResult<Written>> => {
           const found = applied.find((s) => s.hook === sub.hook && s.url === sub.url);
           if (found !== undefined) return { value: { id: found.id, seen: true } };
-          // Sent again alone, so that what fails is this hook's own failure.
-          if (subs.length > 1) return (await this.#postAll(target, [sub]))[0] as ItemResult<Written>;
-          return { error };
+          if (subs.length > 1 && !outcomeIsUnknown(error))
+            return (await this.#postAll(target, [sub]))[0] as ItemResult<Written>;
+          return { error: unseenWrite(target, sub.hook, error) };
         }),
       );
     }

@@ -6,6 +6,7 @@
  */
 import type { LiveSubscription } from "./client/apiSchemas";
 import type { ShippingConfigError } from "./errors/configError";
+import { movedSubscription, replacedElsewhere } from "./lateWrites";
 import {
   isListedUrl,
   isSameShop,
@@ -65,6 +66,11 @@ export interface RecordedFacts {
    * of this deployment declares the recorded hook.
    */
   readonly declaredIn?: readonly string[];
+  /**
+   * Ids of the listed subscriptions, other than the recorded one, that another resource of this deployment
+   * holds (created, adopted, kept, or took over by this rule): never this resource's. Absent: none.
+   */
+  readonly claimedLive?: readonly number[];
   readonly goneAnswer?: GoneAnswer;
 }
 
@@ -76,7 +82,10 @@ export type Verdict =
       readonly kind: "ours";
       readonly target: ShopTarget;
       readonly live?: LiveSubscription;
-      /** Diff only: the recorded subscription drifted (gone, or changed); diff goes on, and says so. */
+      /**
+       * Diff: the recorded subscription drifted (gone, or changed); diff goes on, and says so. Any operation:
+       * the recorded id is gone and `live` (same hook, URL and shop) took its place, as a late write does.
+       */
       readonly warning?: string;
     }
   | { readonly kind: "gone"; readonly target: ShopTarget; readonly warning?: string }
@@ -134,7 +143,7 @@ function decideAlone(facts: RecordedFacts): Verdict {
   if (placed.kind !== "at") return placed;
   const { shop } = placed;
   if (operation === "delete" && facts.claimedAt.includes(shop.target.api)) return { kind: "claimed" };
-  if (operation === "diff") return diffVerdict(recorded, shop);
+  if (operation === "diff") return diffVerdict(facts, shop);
   if (shop.listing === undefined) return { kind: "needListing", target: shop.target };
   const refusal = pinRefusal(shop as Listed);
   if (refusal !== undefined) return { kind: "refuse", error: refusal };
@@ -142,10 +151,28 @@ function decideAlone(facts: RecordedFacts): Verdict {
   const written = writtenMatch(recorded, shop.listing);
   if (written !== undefined && (live === undefined || !isRecorded(live, recorded)))
     return { kind: "ours", target: shop.target, live: written };
-  if (live === undefined) return goneVerdict(facts, shop as Listed);
+  if (live === undefined) return movedVerdict(facts, shop as Listed) ?? goneVerdict(facts, shop as Listed);
   if (operation === "replace") return { kind: "ours", target: shop.target, live };
   if (!isRecorded(live, recorded)) return { kind: "taken", target: shop.target, live };
   return { kind: "ours", target: shop.target, live };
+}
+
+/**
+ * A recorded id the shop no longer lists, while the listing shows the recorded shop holding the recorded hook
+ * at the recorded URL under another id: that subscription is this resource's (a POST the service applied late,
+ * after its client gave up and a retry was recorded, overwrote it with a new id; or the same URL was posted
+ * again), unless another resource of this deployment holds it. Undefined when there is no such subscription.
+ */
+function movedVerdict(facts: RecordedFacts, shop: Listed): Verdict | undefined {
+  const { recorded, operation } = facts;
+  const identity = shopIdentityOf(shop.listing);
+  if (recorded.shopId === undefined || identity === undefined || !isSameShop(identity, recorded)) return;
+  const moved = shop.listing.find(
+    (s) => s.id !== recorded.id && s.hook === recorded.hook && isListedUrl(s.url, recorded.url),
+  );
+  if (moved === undefined || facts.claimedLive?.includes(moved.id) === true) return;
+  const warning = movedSubscription(recorded, shop.target, moved, operation);
+  return { kind: "ours", target: shop.target, live: moved, warning };
 }
 
 /** For an unconfirmed write: the live subscription among its written ids that is this hook at this URL. */
@@ -167,7 +194,8 @@ function named(facts: RecordedFacts): Placed {
 }
 
 /** Diff refuses, before any write, a resource whose shop now reaches another API or another shop. */
-function diffVerdict(recorded: Recorded, shop: ShopFacts): Verdict {
+function diffVerdict(facts: RecordedFacts, shop: ShopFacts): Verdict {
+  const { recorded } = facts;
   if (recorded.api === undefined) return { kind: "ours", target: shop.target };
   if (shop.target.api !== recorded.api)
     return { kind: "refuse", error: targetChanged(recorded, shop.target, undefined) };
@@ -183,6 +211,12 @@ function diffVerdict(recorded: Recorded, shop: ShopFacts): Verdict {
   // The listing shows the recorded shop: an absent or changed subscription drifted (a back-office change,
   // another stack, or a targeted operation that deleted what this resource records).
   const live = shop.listing.find((s) => s.id === recorded.id);
+  const moved = live === undefined ? movedVerdict(facts, shop as Listed) : undefined;
+  if (moved !== undefined) return moved;
+  // The hook live under another id at another URL: maybe a write of this stack the service applied late.
+  const other = shop.listing.find((s) => s.hook === recorded.hook && !isListedUrl(s.url, recorded.url));
+  if (identity !== undefined && live === undefined && other !== undefined)
+    return { kind: "ours", target: shop.target, warning: replacedElsewhere(recorded, shop.target, other) };
   if (identity !== undefined && (live === undefined || !isRecorded(live, recorded)))
     return { kind: "ours", target: shop.target, warning: drifted(recorded, shop.target, live) };
   return { kind: "ours", target: shop.target };

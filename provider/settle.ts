@@ -68,16 +68,41 @@ export async function settleOwnership(
       : {}),
   };
   for (let round = 0; round < MAX_DECISION_ROUNDS; round++) {
-    const verdict = decideRecorded({ ...facts, claimedAt: ctx.claims.claimedAt(recorded.id) });
+    const claimedAt = ctx.claims.claimedAt(recorded.id);
+    const verdict = decideRecorded({ ...facts, claimedAt, claimedLive: claimedLive(ctx.claims, facts) });
     if (verdict.kind === "needListing") {
       const listing = await ctx.views.listing(verdict.target);
       facts = withShop(facts, ctx.views.facts(verdict.target, recorded.id, listing));
     } else if (verdict.kind === "needGoneAnswer") {
       const answer = await ctx.writes.goneAnswer(verdict.target, recorded.id);
       if (answer !== undefined) facts = { ...facts, goneAnswer: answer };
-    } else return verdict;
+    } else return tookOver(ctx.claims, operation, recorded, verdict);
   }
   return { kind: "refuse", error: new Error(`internal error: no verdict about subscription ${recorded.id}`) };
+}
+
+/** The listed ids, besides the recorded one, that another resource of this deployment holds. */
+function claimedLive(claims: Claims, facts: RecordedFacts): number[] {
+  const shops = "missing" in facts.named ? facts.others : [facts.named, ...facts.others];
+  return shops.flatMap((shop) =>
+    (shop.listing ?? [])
+      .filter((s) => s.id !== facts.recorded.id && claims.holds(shop.target.api, s.id, facts.recorded.id))
+      .map((s) => s.id),
+  );
+}
+
+/**
+ * Holds the live subscription of an `ours` verdict for this resource, so that no other resource of the
+ * deployment takes it in place of its own gone id; one taken in place of the recorded id (a write applied
+ * late, ownership.ts) is said by refresh and delete.
+ */
+function tookOver(claims: Claims, operation: Operation, recorded: Recorded, verdict: Verdict): Verdict {
+  if (verdict.kind !== "ours" || verdict.live === undefined) return verdict;
+  // Its own id too: a resource whose recorded id is gone must not take it (first come, first held).
+  claims.takeOver(verdict.target.api, verdict.live.id, recorded.id);
+  if (verdict.live.id === recorded.id || recorded.written?.includes(verdict.live.id) === true) return verdict;
+  if (operation !== "diff" && verdict.warning !== undefined) process.stderr.write(`${verdict.warning}\n`);
+  return verdict;
 }
 
 /** The facts with one shop's (now listed) facts in place of what was known of it before. */

@@ -148,8 +148,11 @@ async function create(
   req: IncomingMessage,
   entry: RequestLogEntry,
   shop: string,
+  hold: Hold,
 ): Promise<Answer> {
-  const items = validateCreateBody(await readJsonBody(deps, req, entry));
+  const body = await readJsonBody(deps, req, entry);
+  await hold();
+  const items = validateCreateBody(body);
   const ids = deps.store.create(shop, items, deps.switches().overwrite);
   await deps.persist();
   return { status: 200, body: { data: { ids: ids.map((id) => ({ id })) } } };
@@ -193,12 +196,19 @@ async function remove(deps: ApiDeps, segment: string, shop: string): Promise<Ans
   return { status: 204 };
 }
 
-/** Handle one API request (faults already applied). Throws ApiError for every 4xx. */
+/** Waits before a request is applied, once it has been read (a `late-apply` fault holds it there). */
+export type Hold = () => Promise<void>;
+
+/**
+ * Handle one API request (faults already applied). Throws ApiError for every 4xx. `hold` is awaited once
+ * the request is read (credentials checked, body received) and before it is applied.
+ */
 export async function handleApi(
   deps: ApiDeps,
   req: IncomingMessage,
   path: string,
   entry: RequestLogEntry,
+  hold: Hold = async () => {},
 ): Promise<Answer> {
   const method = req.method ?? "";
   const r = route(path);
@@ -242,7 +252,8 @@ export async function handleApi(
       `this API key is read-only; ${method} needs a read-write key`,
     );
   }
-  if (method === "POST") return create(deps, req, entry, identity.shop);
+  if (method === "POST") return create(deps, req, entry, identity.shop, hold);
+  await hold();
   if (reading) return get(deps, r, identity.shop);
   return remove(deps, r.kind === "ids" ? r.segment : "", identity.shop);
 }

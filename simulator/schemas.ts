@@ -66,6 +66,13 @@ const faultSpec = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("reset"), ...faultMatch }),
   z.strictObject({ kind: z.literal("drop-after-write"), ...faultMatch }),
   z.strictObject({ kind: z.literal("stall"), ms: timerMs.optional(), ...faultMatch }),
+  z.strictObject({
+    kind: z.literal("late-apply"),
+    ms: timerMs,
+    untilClientGone: z.boolean().optional(),
+    gatewayMs: timerMs.optional(),
+    ...faultMatch,
+  }),
 ]);
 
 /** Shipment status values production knows (observed-behaviour.md): 1-19 and 30-38. */

@@ -175,9 +175,12 @@ export function createSimServer(deps: ServerDeps): SimServer {
       );
       return answer(res, entry, errorAnswer(error));
     }
+    const late = fault?.kind === "late-apply" ? fault : undefined;
+    if (late?.gatewayMs !== undefined) after(late.gatewayMs, () => answer(res, entry, gatewayTimeout()));
     let result: Answer;
     try {
-      result = await handleApi(deps.api, req, target.path, entry);
+      const hold = late === undefined ? undefined : () => lateHold(req, late);
+      result = await handleApi(deps.api, req, target.path, entry, hold);
     } catch (error) {
       if (error instanceof ClientGoneError) {
         entry.aborted = true;
@@ -187,8 +190,33 @@ export function createSimServer(deps: ServerDeps): SimServer {
     }
     if (closed) return;
     if (fault?.kind === "drop-after-write") return drop(req.socket, false);
+    if (late !== undefined) {
+      entry.appliedStatus = result.status;
+      return late.gatewayMs === undefined ? drop(req.socket, false) : undefined;
+    }
     answer(res, entry, result);
   }
+
+  /** Holds a late-apply request `ms`, then (with `untilClientGone`) until its client closed the connection. */
+  const lateHold = async (req: IncomingMessage, late: { ms: number; untilClientGone?: boolean }) => {
+    await delay(late.ms);
+    const socket = req.socket;
+    if (late.untilClientGone === true && !socket.destroyed)
+      await new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    // A simulator closed meanwhile applies nothing more (its connections were closed by close()).
+    if (closed) await new Promise<never>(() => {});
+  };
+
+  /** What a gateway in front of a backend that did not answer in time sends: 504, the error body. */
+  const gatewayTimeout = (): Answer =>
+    errorAnswer(
+      new ApiError(
+        504,
+        ERROR_CODES.generic,
+        "Gateway Timeout",
+        "simulated fault: 504 Gateway Timeout (the backend still applies the request)",
+      ),
+    );
 
   const controlDeps: ControlDeps = {
     target: deps.control,

@@ -115,7 +115,15 @@ export type FaultSpec =
   | ({ kind: "status"; status: number; rate?: number; retryAfterSeconds?: number } & FaultMatch)
   | ({ kind: "reset" } & FaultMatch)
   | ({ kind: "drop-after-write" } & FaultMatch)
-  | ({ kind: "stall"; ms?: number } & FaultMatch);
+  | ({ kind: "stall"; ms?: number } & FaultMatch)
+  /**
+   * Applies the request late, after its client has gone: the request is read as it arrives, held `ms` (and,
+   * with `untilClientGone`, until its client closed the connection), then applied (state changed and
+   * persisted) whether or not the client still waits. The client never gets the service's answer: with
+   * `gatewayMs`, a 504 Gateway Timeout after that long (a gateway in front of a slow backend); without it,
+   * nothing (the connection is closed when the write is applied).
+   */
+  | ({ kind: "late-apply"; ms: number; untilClientGone?: boolean; gatewayMs?: number } & FaultMatch);
 
 /** One API request as the simulator saw it. */
 export interface RequestLogEntry {
@@ -135,6 +143,8 @@ export interface RequestLogEntry {
   /** The client closed the connection before its request ended; no answer was sent (status 0). */
   aborted?: true;
   fault?: FaultSpec["kind"];
+  /** Under a `late-apply` fault: the status the service gave the held request when it applied it (never sent). */
+  appliedStatus?: number;
   /** Parsed JSON body of a POST (credentials scrubbed), when its JSON text fits the log (16 KiB). */
   body?: unknown;
   /** Size of the POST body received, in bytes. */

@@ -62,12 +62,13 @@ export interface TransportResponse extends ResponseInfo {
 
 /** Plugs the pure retry policy into undici's retry interceptor. */
 function retryCallback(settings: RetrySettings): NonNullable<interceptors.RetryInterceptorOpts["retry"]> {
-  return (err, { state }, callback) => {
+  return (err, { state, opts }, callback) => {
     const failed = err as Error & { statusCode?: number; code?: string; headers?: Record<string, unknown> };
     const retryAfter = failed.headers?.["retry-after"];
     const retryAfterMs = parseRetryAfter(typeof retryAfter === "string" ? retryAfter : undefined);
     const failure: FailedAttempt = {
       attempt: state.counter,
+      ...(typeof opts.method === "string" ? { method: opts.method } : {}),
       ...(failed.statusCode !== undefined ? { status: failed.statusCode } : {}),
       ...(failed.statusCode === undefined && failed.code !== undefined ? { errorCode: failed.code } : {}),
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),

@@ -2,10 +2,13 @@
  * When and how long to wait before retrying a request. Pure functions, tested as a table; the client plugs
  * them into undici's own retry interceptor.
  *
- * POST is retried like the other methods: the service keeps one subscription per hook per shop and a POST
- * for a hook that exists overwrites it, so repeating a POST whose first attempt did (or did not) land leaves
- * exactly one subscription per hook. DELETE of an id that the lost attempt already removed answers 404,
- * which the provider treats as done.
+ * A POST whose outcome is unknown is never retried blind: a timeout, a reset or a closed socket after the
+ * request was sent, or a 502/504 from a gateway, may all be followed by the service applying the write late
+ * (behind a gateway or a slow backend), after a retry was answered and recorded; under the service's new-id
+ * overwrite the late write then replaces the recorded id, or puts back an older URL. The caller relists
+ * instead (createBatch.ts). A POST is retried only when it surely never reached the service (connection
+ * refused, no route, connect timeout) or the service answered 429/503 without processing it. DELETE of an
+ * id that the lost attempt already removed answers 404, which the provider treats as done.
  */
 
 /** Retry settings; every duration in milliseconds. */
@@ -50,8 +53,24 @@ export const RETRYABLE_ERROR_CODES: readonly string[] = [
   "UND_ERR_BODY_TIMEOUT",
 ];
 
+/**
+ * Failures after which a POST surely never reached the service (nothing was sent, or nobody listened):
+ * retried. Every other connection-level failure of a POST leaves its outcome unknown.
+ */
+export const UNSENT_ERROR_CODES: readonly string[] = [
+  "ECONNREFUSED",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+];
+
+/** Statuses by which a gateway says it gave up waiting or lost the service: a POST may still be applied. */
+export const OUTCOME_UNKNOWN_STATUSES: readonly number[] = [502, 504];
+
 /** One failed attempt, as the retry decision sees it. */
 export interface FailedAttempt {
+  /** The request's method, when known; a POST whose outcome is unknown is not retried. */
+  readonly method?: string;
   /** 1 for the first failure. */
   readonly attempt: number;
   /** HTTP status, when a response arrived. */
@@ -71,10 +90,18 @@ export function shouldRetry(
   if (failure.attempt > settings.maxRetries) return false;
   // The server asked for a longer wait than we are willing to block a deployment for.
   if (failure.retryAfterMs !== undefined && failure.retryAfterMs > settings.maxRetryAfterMs) return false;
-  // A response arrived: only transient statuses are retried (a 500 is a fault of the service, not of timing).
-  if (failure.status !== undefined) return RETRYABLE_STATUSES.includes(failure.status);
-  // No response: retry connection-level failures, which the per-hook overwrite makes safe for POST too.
-  return failure.errorCode !== undefined && RETRYABLE_ERROR_CODES.includes(failure.errorCode);
+  const post = failure.method?.toUpperCase() === "POST";
+  // A response arrived: only transient statuses are retried (a 500 is a fault of the service, not of timing);
+  // a gateway's 502/504 to a POST leaves it unknown whether the service applies it later.
+  if (failure.status !== undefined)
+    return (
+      RETRYABLE_STATUSES.includes(failure.status) &&
+      !(post && OUTCOME_UNKNOWN_STATUSES.includes(failure.status))
+    );
+  if (failure.errorCode === undefined) return false;
+  // No response: a POST only when it surely was not sent; other methods on any connection-level failure.
+  if (post) return UNSENT_ERROR_CODES.includes(failure.errorCode);
+  return RETRYABLE_ERROR_CODES.includes(failure.errorCode);
 }
 
 /**

@@ -15,6 +15,8 @@ export class Claims {
   readonly #recorded = new Map<string, Set<number>>();
   /** Ids recorded by a resource the program of this deployment declares (its diff ran), at any API. */
   readonly #diffed = new Set<number>();
+  /** By API, then live id: the recorded id of the resource that holds it (its own, or in place of a gone one). */
+  readonly #takenOver = new Map<string, Map<number, number>>();
   /** By `shopKey`: recorded subscriptions that diff replaces, until their shop settled them. */
   readonly #replaced = new Map<string, Map<number, Recorded>>();
 
@@ -71,6 +73,24 @@ export class Claims {
   /** Whether a resource of this deployment creates, adopts or keeps `id` of `api`. */
   isClaimed(api: string, id: number): boolean {
     return this.#claimed.get(api)?.has(id) === true;
+  }
+
+  /**
+   * Records that the resource recording `recordedId` holds live `id` (its own, or taken in place of its gone
+   * id), unless another one held it first: no other resource takes it in place of a gone id.
+   */
+  takeOver(api: string, id: number, recordedId: number): void {
+    const ids = this.#takenOver.get(api) ?? new Map<number, number>();
+    this.#takenOver.set(api, ids.has(id) ? ids : ids.set(id, recordedId));
+  }
+
+  /**
+   * Whether a resource of this deployment other than the one recording `recordedId` holds `id` of `api`: a
+   * create or kept resource claimed it, or another resource took it in place of its own gone id.
+   */
+  holds(api: string, id: number, recordedId: number): boolean {
+    const taker = this.#takenOver.get(api)?.get(id);
+    return this.isClaimed(api, id) || (taker !== undefined && taker !== recordedId);
   }
 
   /** The APIs at which a resource of this deployment creates, adopts or keeps `id`. */

@@ -163,14 +163,38 @@ describe("errors", () => {
 describe("retries under simulator faults", () => {
   const post = (api = client()) => api.create([{ hook: "order_status_change", url: "https://a.example/o" }]);
 
-  it.each([502, 503, 504, 429])("retries a burst of %i and succeeds", async (status) => {
-    sim.addFault({ kind: "status", status, count: 2, method: "POST" });
-    const [id] = await post();
+  it.each([503, 429])(
+    "retries a burst of %i to a POST (the service did not process it) and succeeds",
+    async (status) => {
+      sim.addFault({ kind: "status", status, count: 2, method: "POST" });
+      const [id] = await post();
+      expect(sim.requests().map((r) => r.status)).toEqual([status, status, 200]);
+      expect(sim.subscriptions("acme")).toEqual([
+        { id, hook: "order_status_change", url: "https://a.example/o" },
+      ]);
+    },
+  );
+
+  it.each([502, 504])("retries a burst of %i to a GET and succeeds", async (status) => {
+    sim.addFault({ kind: "status", status, count: 2, method: "GET" });
+    expect(await client().list()).toEqual([]);
     expect(sim.requests().map((r) => r.status)).toEqual([status, status, 200]);
-    expect(sim.subscriptions("acme")).toEqual([
-      { id, hook: "order_status_change", url: "https://a.example/o" },
-    ]);
   });
+
+  it.each([502, 504])(
+    "does not send a POST again after a gateway's %i: the service may still apply it",
+    async (status) => {
+      sim.addFault({ kind: "status", status, count: 2, method: "POST" });
+      const error = (await failure(post())) as ShippingRequestError;
+      expect(error.status).toBe(status);
+      expect(error.message).toMatch(
+        new RegExp(
+          `^Request failed with status code ${status} [^:]+: POST http://127\\.0\\.0\\.1:\\d+/webhook_subscriptions — API says: simulated fault`,
+        ),
+      );
+      expect(sim.requests()).toHaveLength(1);
+    },
+  );
 
   it("does not retry a 500 (a fault of the service) and reports it", async () => {
     sim.addFault({ kind: "status", status: 500, count: 1 });
@@ -194,17 +218,36 @@ describe("retries under simulator faults", () => {
     expect(sim.requests()).toHaveLength(1);
   });
 
-  it("retries a connection reset before processing; nothing was written twice", async () => {
+  it("does not send a POST again after a connection reset (it may have been sent); nothing written", async () => {
     sim.addFault({ kind: "reset", count: 1, method: "POST" });
-    await post();
-    expect(sim.subscriptions("acme")).toHaveLength(1);
+    const error = (await failure(post())) as ShippingConnectionError;
+    expect(error.code).toBe("ECONNRESET");
+    expect(sim.requests()).toHaveLength(1);
+    expect(sim.subscriptions("acme")).toEqual([]);
   });
 
-  it("retries a POST whose write landed before the connection dropped: still exactly one subscription", async () => {
+  it("does not send again a POST whose write landed before the connection dropped: written once", async () => {
     sim.addFault({ kind: "drop-after-write", count: 1, method: "POST" });
-    const [id] = await post();
-    expect(sim.subscriptions("acme")).toEqual([
-      { id, hook: "order_status_change", url: "https://a.example/o" },
+    expect(await failure(post())).toBeInstanceOf(ShippingConnectionError);
+    expect(sim.requests()).toHaveLength(1);
+    expect(sim.subscriptions("acme")).toMatchObject([
+      { hook: "order_status_change", url: "https://a.example/o" },
+    ]);
+  });
+
+  it("does not send again a POST that timed out and that the service applies late: one write, after the client gave up", async () => {
+    // Applied once the client closed the connection (undici's timers are coarse: no race with a fixed delay).
+    sim.addFault({ kind: "late-apply", ms: 0, untilClientGone: true, count: 1, method: "POST" });
+    const error = (await failure(post())) as ShippingConnectionError;
+    expect(error.code).toBe("UND_ERR_HEADERS_TIMEOUT");
+    const deadline = Date.now() + 5_000;
+    while (sim.subscriptions("acme").length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setImmediate(resolve));
+    expect(sim.subscriptions("acme")).toMatchObject([
+      { hook: "order_status_change", url: "https://a.example/o" },
+    ]);
+    expect(sim.requests()).toMatchObject([
+      { method: "POST", status: 0, fault: "late-apply", appliedStatus: 200 },
     ]);
   });
 

@@ -27,6 +27,49 @@ const rows: Array<[string, Row, string | RegExp]> = [
     "ours at (default)",
   ],
   ["read: the shop not listed yet", { op: "read", named: shop(ACME) }, "needListing (default)@1"],
+  // read: a write the service applied late (after its client gave up) replaced the recorded id
+  [
+    "read: the recorded id gone, the same hook and URL live as 9 in the recorded shop: ours, as 9",
+    { op: "read", named: shop(ACME, { listing: [live(9, "1")] }) },
+    "ours at (default) as 9",
+  ],
+  [
+    "read: ... but another resource of this deployment holds 9: gone",
+    { op: "read", named: shop(ACME, { listing: [live(9, "1")] }), claimedLive: [9] },
+    "gone",
+  ],
+  [
+    "read: the recorded id gone, the hook live as 9 at another URL: gone (not ours)",
+    { op: "read", named: shop(ACME, { listing: [live(9, "1", { url: "https://x.example.com" })] }) },
+    "gone",
+  ],
+  [
+    "read: the recorded id gone, the URL live as 9 for another hook: gone",
+    { op: "read", named: shop(ACME, { listing: [live(9, "1", { hook: "shipment_status_change" })] }) },
+    "gone",
+  ],
+  [
+    "read: the same hook and URL as 9, the service names no shop: ask (the key may reach another shop)",
+    { op: "read", named: shop(ACME, { listing: [live(9, undefined)] }) },
+    "needGoneAnswer (default)@1",
+  ],
+  [
+    "read: the recorded id still live: ours as recorded, whatever else is listed",
+    {
+      op: "read",
+      named: shop(ACME, { listing: [live(7, "1"), live(9, "1", { hook: "shipment_status_change" })] }),
+    },
+    "ours at (default)",
+  ],
+  [
+    "read: the same hook and URL as 9 under another key of the recorded shop: ours there, as 9",
+    {
+      op: "read",
+      named: shop(ACME, { listing: [live(8, "2")] }),
+      others: [shop(ALT, { listing: [live(9, "1")] })],
+    },
+    "ours at alt as 9",
+  ],
   [
     "read: listed with another URL (back office, another stack)",
     { op: "read", named: shop(ACME, { listing: [live(7, "1", { url: "https://x.example.com" })] }) },
@@ -38,8 +81,8 @@ const rows: Array<[string, Row, string | RegExp]> = [
     "taken at (default)",
   ],
   [
-    "read: absent, the listing shows the recorded shop",
-    { op: "read", named: shop(ACME, { listing: [live(8, "1")] }) },
+    "read: absent, the listing shows the recorded shop (another hook)",
+    { op: "read", named: shop(ACME, { listing: [live(8, "1", { hook: "shipment_status_change" })] }) },
     "gone",
   ],
   [

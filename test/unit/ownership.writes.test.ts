@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type CreateFacts, planCreate } from "../../provider/createRule";
+import { decideRecorded } from "../../provider/ownership";
 import { urlDigest } from "../../provider/recorded";
 import {
   ACME,
@@ -57,6 +58,41 @@ const rows: Array<[string, Row, string | RegExp]> = [
     "ours at (default)",
   ],
   [
+    "delete: the recorded id gone, the same hook and URL live as 9 (a late write): deletes 9",
+    { op: "delete", named: shop(ACME, { listing: [live(9, "1")] }) },
+    "ours at (default) as 9",
+  ],
+  [
+    "delete: ... 9 created, adopted or kept by another resource of this deployment: gone, 9 left alone",
+    { op: "delete", named: shop(ACME, { listing: [live(9, "1")] }), claimedLive: [9] },
+    "gone",
+  ],
+  [
+    "delete: the recorded id gone, the hook live as 9 at another URL: gone, 9 left alone",
+    { op: "delete", named: shop(ACME, { listing: [live(9, "1", { url: "https://x.example.com" })] }) },
+    "gone",
+  ],
+  [
+    "diff: the recorded id gone, the same hook and URL live as 9: ours as 9, no drift",
+    { op: "diff", named: shop(ACME, { listing: [live(9, "1")] }) },
+    "ours at (default) as 9",
+  ],
+  [
+    "diff: the recorded id gone, the same hook and URL as 9 held by another resource: drift, not taken",
+    { op: "diff", named: shop(ACME, { listing: [live(9, "1")] }), claimedLive: [9] },
+    "ours at (default), drifted",
+  ],
+  [
+    "diff: the recorded id gone, the hook live as 9 at another URL: drift",
+    { op: "diff", named: shop(ACME, { listing: [live(9, "1", { url: "https://x.example.com" })] }) },
+    "ours at (default), drifted",
+  ],
+  [
+    "replace: the recorded id gone, the same hook and URL live as 9: ours as 9",
+    { op: "replace", named: shop(ACME, { listing: [live(9, "1")] }) },
+    "ours at (default) as 9",
+  ],
+  [
     "delete: another resource of this deployment creates, adopts or keeps the id",
     { op: "delete", named: shop(ACME), claimedAt: [API] },
     "claimed",
@@ -99,7 +135,7 @@ const rows: Array<[string, Row, string | RegExp]> = [
   ],
   [
     "diff: the recorded id is gone from the recorded shop: go on, and say so",
-    { op: "diff", named: shop(ACME, { listing: [live(8, "1")] }) },
+    { op: "diff", named: shop(ACME, { listing: [live(8, "1", { hook: "shipment_status_change" })] }) },
     "ours at (default), drifted",
   ],
   [
@@ -172,8 +208,8 @@ const rows: Array<[string, Row, string | RegExp]> = [
     "ours at (default)",
   ],
   [
-    "replace: absent, the listing shows the shop",
-    { op: "replace", named: shop(ACME, { listing: [live(8, "1")] }) },
+    "replace: absent, the listing shows the shop (another hook)",
+    { op: "replace", named: shop(ACME, { listing: [live(8, "1", { hook: "shipment_status_change" })] }) },
     "gone",
   ],
   [
@@ -259,5 +295,41 @@ describe("the ownership rule: a create", () => {
       ...facts,
     });
     expect(plan.kind).toBe(expected);
+  });
+});
+
+describe("what the rule says of a subscription that took the recorded one's place", () => {
+  const facts = (operation: "diff" | "read" | "delete") => ({
+    operation,
+    recorded: RECORDED,
+    named: shop(ACME, { listing: [live(9, "1")] }),
+    others: [],
+    claimedAt: [],
+  });
+  it.each(["diff", "read", "delete"] as const)(
+    "%s names both ids and the late write, not the back office",
+    (op) => {
+      const verdict = decideRecorded(facts(op));
+      expect(verdict.kind === "ours" ? verdict.warning : "").toMatch(
+        /^shipping: subscription 7 \(order_status_change\) of the default shop is gone, and the service holds order_status_change at the recorded URL as subscription 9 \(a write the service applied late/,
+      );
+      expect(verdict.kind === "ours" ? verdict.warning : "").not.toMatch(/back office/);
+    },
+  );
+});
+
+describe("what diff says when the hook is live under another id at another URL", () => {
+  it("names both ids and every way it can happen, a late write of this stack included, and no URL", () => {
+    const verdict = decideRecorded({
+      operation: "diff",
+      recorded: RECORDED,
+      named: shop(ACME, { listing: [live(9, "1", { url: "https://old.example.com/o" })] }),
+      others: [],
+      claimedAt: [],
+    });
+    const warning = verdict.kind === "ours" ? verdict.warning : "";
+    expect(warning).toBe(
+      "shipping: subscription 7 (order_status_change) of the default shop is gone, and the service holds order_status_change as subscription 9 at another URL than this resource declared (changed in the back office or by another stack, or an older write of this stack that the service applied late, after its client gave up): `pulumi up --refresh` sets the declared URL again",
+    );
   });
 });

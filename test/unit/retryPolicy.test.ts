@@ -32,6 +32,32 @@ describe("shouldRetry", () => {
     ["last retry of the budget", { attempt: DEFAULT_RETRY_SETTINGS.maxRetries, status: 503 }, true],
     ["Retry-After within the cap", { attempt: 1, status: 429, retryAfterMs: 30_000 }, true],
     ["Retry-After beyond the cap", { attempt: 1, status: 429, retryAfterMs: 30_001 }, false],
+    // A POST whose outcome is unknown may be applied late: never sent again blind (the caller relists).
+    [
+      "POST timed out waiting for the answer",
+      { method: "POST", attempt: 1, errorCode: "UND_ERR_HEADERS_TIMEOUT" },
+      false,
+    ],
+    ["POST reset after it was sent", { method: "POST", attempt: 1, errorCode: "ECONNRESET" }, false],
+    ["POST socket closed mid-answer", { method: "POST", attempt: 1, errorCode: "UND_ERR_SOCKET" }, false],
+    ["POST body timeout", { method: "POST", attempt: 1, errorCode: "UND_ERR_BODY_TIMEOUT" }, false],
+    ["POST broken pipe while sending", { method: "POST", attempt: 1, errorCode: "EPIPE" }, false],
+    ["POST 502 from a gateway", { method: "POST", attempt: 1, status: 502 }, false],
+    ["POST 504 from a gateway", { method: "POST", attempt: 1, status: 504 }, false],
+    ["POST 500", { method: "POST", attempt: 1, status: 500 }, false],
+    // A POST that surely never reached the service, or that it refused unprocessed, is sent again.
+    ["POST connection refused", { method: "POST", attempt: 1, errorCode: "ECONNREFUSED" }, true],
+    ["POST connect timeout", { method: "POST", attempt: 1, errorCode: "UND_ERR_CONNECT_TIMEOUT" }, true],
+    ["POST no route to host", { method: "POST", attempt: 1, errorCode: "EHOSTUNREACH" }, true],
+    ["POST rate limited", { method: "post", attempt: 1, status: 429 }, true],
+    ["POST 503 unavailable", { method: "POST", attempt: 1, status: 503 }, true],
+    ["POST refused, budget spent", { method: "POST", attempt: 5, errorCode: "ECONNREFUSED" }, false],
+    ["GET timed out is retried", { method: "GET", attempt: 1, errorCode: "UND_ERR_HEADERS_TIMEOUT" }, true],
+    [
+      "DELETE 504 is retried (404 after a lost attempt is done)",
+      { method: "DELETE", attempt: 1, status: 504 },
+      true,
+    ],
   ])("%s -> %s", (_case, failure, expected) => {
     expect(shouldRetry(failure)).toBe(expected);
   });

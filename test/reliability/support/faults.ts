@@ -1,4 +1,4 @@
-import type { FaultSpec } from "../../../simulator";
+import type { FaultSpec, RunningSimulator } from "../../../simulator";
 
 /** A request method the provider sends. */
 export type Method = "GET" | "POST" | "DELETE";
@@ -18,12 +18,37 @@ export interface FaultCase {
    * recorded, so that even the endless fault cannot fail a create (the write was done; only the answer was lost).
    */
   readonly appliedPostRecorded?: boolean;
+  /**
+   * Whether a POST under this fault may have reached the service, so that its outcome is unknown: it is never
+   * sent again (the service may still apply it late), and the burst fails the create (a GET or DELETE is retried).
+   */
+  readonly postOutcomeUnknown?: boolean;
   /** What the error of a run that gave up must say (status or connection error code). */
   readonly failure: RegExp;
 }
 
 /** A stall is held this long by the simulator: far past the client's headers timeout below. */
 export const STALL_MS = 30_000;
+
+/**
+ * A late-apply fault applies its request this long after it arrived: well after the headers timeout below
+ * fired (undici's timers are coarse, about half a second) and the create listed the shop again.
+ */
+export const LATE_MS = 6_000;
+
+/**
+ * Waits (polling, with a deadline) until every request a late-apply fault held was applied, so that the run
+ * after the fault comes after the late write landed, as the failed create advises.
+ */
+export async function lateWritesLanded(sim: RunningSimulator): Promise<void> {
+  const deadline = Date.now() + LATE_MS + 30_000;
+  const held = () =>
+    sim.requests().filter((r) => r.fault === "late-apply" && r.appliedStatus === undefined && !r.aborted);
+  while (held().length > 0) {
+    if (Date.now() > deadline) throw new Error(`${held().length} held request(s) never applied`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /**
  * Short client limits (stack config `shipping:timeouts` / `shipping:retry`), so that a fault that outlasts
@@ -36,7 +61,7 @@ export const FAST_CLIENT = {
 
 const socketFailure = /ECONNRESET|UND_ERR_SOCKET|other side closed|socket hang up/;
 
-/** The seven faults of issue 10. */
+/** The seven faults of issue 10, and a write applied after its client gave up (issue 34). */
 export const FAULTS: readonly FaultCase[] = [
   {
     name: "500 burst",
@@ -71,6 +96,7 @@ export const FAULTS: readonly FaultCase[] = [
     burst: (method) => ({ kind: "stall", ms: STALL_MS, count: 1, method }),
     endless: (method) => ({ kind: "stall", ms: STALL_MS, method }),
     absorbed: true,
+    postOutcomeUnknown: true,
     failure: /UND_ERR_HEADERS_TIMEOUT|DEADLINE/,
   },
   {
@@ -78,6 +104,7 @@ export const FAULTS: readonly FaultCase[] = [
     burst: (method) => ({ kind: "reset", count: 2, method }),
     endless: (method) => ({ kind: "reset", method }),
     absorbed: true,
+    postOutcomeUnknown: true,
     failure: socketFailure,
   },
   {
@@ -87,6 +114,14 @@ export const FAULTS: readonly FaultCase[] = [
     absorbed: true,
     appliedPostRecorded: true,
     failure: socketFailure,
+  },
+  {
+    name: "write applied late",
+    burst: (method) => ({ kind: "late-apply", ms: LATE_MS, count: 1, method }),
+    endless: (method) => ({ kind: "late-apply", ms: LATE_MS, method }),
+    absorbed: true,
+    postOutcomeUnknown: true,
+    failure: /UND_ERR_HEADERS_TIMEOUT|DEADLINE/,
   },
 ];
 

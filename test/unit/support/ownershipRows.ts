@@ -79,17 +79,22 @@ export interface Row {
   readonly named: ShopFacts | { missing: unknown };
   readonly others?: readonly ShopFacts[];
   readonly claimedAt?: readonly string[];
+  /** Listed ids another resource of this deployment holds. */
+  readonly claimedLive?: readonly number[];
   readonly answer?: GoneAnswer;
   readonly declaredIn?: readonly string[];
 }
 
 /** A verdict in a few words: its kind, the shop it is at, a warning, or the start of a refusal. */
-function summary(verdict: Verdict): string {
+function summary(verdict: Verdict, recorded: Recorded): string {
   switch (verdict.kind) {
     case "needListing":
     case "needGoneAnswer":
       return `${verdict.kind} ${verdict.target.label}@${verdict.target.api.slice(-1)}`;
     case "ours":
+      // Another live id than the recorded one: the one that took its place (a late write), said in its warning.
+      if (verdict.live !== undefined && verdict.live.id !== recorded.id)
+        return `ours at ${verdict.target.label} as ${verdict.live.id}`;
       return `ours at ${verdict.target.label}${verdict.warning === undefined ? "" : ", drifted"}`;
     case "taken":
       return `taken at ${verdict.target.label}`;
@@ -110,8 +115,9 @@ export function verdictOf(row: Row): string {
     named: row.named,
     others: row.others ?? [],
     claimedAt: row.claimedAt ?? [],
+    ...(row.claimedLive !== undefined ? { claimedLive: row.claimedLive } : {}),
     ...(row.answer !== undefined ? { goneAnswer: row.answer } : {}),
     ...(row.declaredIn !== undefined ? { declaredIn: row.declaredIn } : {}),
   };
-  return summary(decideRecorded(facts));
+  return summary(decideRecorded(facts), facts.recorded);
 }
