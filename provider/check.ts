@@ -8,9 +8,9 @@
 import { pinnedListing, takeoverBeforeWrite } from "./createPlans";
 import { ShippingConfigError } from "./errors/configError";
 import { ShippingError } from "./errors/shippingError";
-import type { Claims } from "./facts/claims";
 import type { Declarations } from "./facts/declarations";
 import type { ShopViews } from "./facts/shopViews";
+import type { StackRecords } from "./facts/stackRecords";
 import { type CheckFailure, checkInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { PREVIEW_LISTING_INPUT, takeHandedListing } from "./previewListing";
 import { declaredTwiceAtCheck } from "./refusals";
@@ -19,7 +19,7 @@ import { isShopsSetting, type ShopTarget } from "./settings";
 /** What a check reads and records: the deployment's facts, and how a shop name resolves. */
 export interface CheckContext {
   readonly views: ShopViews;
-  readonly claims: Claims;
+  readonly records: StackRecords;
   readonly declarations: Declarations;
   /** The shop's target; throws when its settings are missing or wrong. */
   readonly targetOf: (shop: unknown) => ShopTarget;
@@ -47,6 +47,7 @@ export async function checkResource(
       return { ...result, failures: [...result.failures, { property: "shop", reason: refusal.message }] };
   }
   if (typeof url === "string") ctx.declarations.check(target, hook, url);
+  noteOldInputs(ctx, olds);
   ctx.declarations.awaitCreate(target, hook);
   const earlier = ctx.declarations.declare(target, hook);
   if (earlier !== undefined)
@@ -70,6 +71,19 @@ function checkedTarget(ctx: CheckContext, shop: unknown, failures: CheckFailure[
     if (error instanceof ShippingConfigError && !isShopsSetting(error.setting)) throw error;
     failures.push({ property: "shop", reason: error.message });
     return undefined;
+  }
+}
+
+/**
+ * A resource with state records its old hook and URL as the stack's: a create that overwrites them (its own
+ * replacement, also by `up --replace`, which runs no diff) needs no `takeOver`.
+ */
+function noteOldInputs(ctx: CheckContext, olds: Record<string, unknown>): void {
+  if (typeof olds.hook !== "string" || typeof olds.url !== "string") return;
+  try {
+    ctx.records.note(ctx.targetOf(olds.shop), { hook: olds.hook, url: olds.url });
+  } catch {
+    // An entry gone or broken: the resource's own steps say so.
   }
 }
 

@@ -14,6 +14,7 @@ import { ShippingError } from "./errors/shippingError";
 import type { Claims } from "./facts/claims";
 import type { Declarations } from "./facts/declarations";
 import type { ShopViews } from "./facts/shopViews";
+import type { StackRecords } from "./facts/stackRecords";
 import { outcomeIsUnknown, unseenWrite } from "./lateWrites";
 import { type ShopIdentity, shopIdentityOf } from "./ownership";
 import {
@@ -82,6 +83,7 @@ export interface CreateContext {
   readonly views: ShopViews;
   readonly declarations: Declarations;
   readonly claims: Claims;
+  readonly records: StackRecords;
   readonly writes: Writes;
 }
 
@@ -174,6 +176,7 @@ export class CreateBatches {
   /** Records a subscription a create wrote or adopted: claimed for the deployment, and in the shop's view. */
   record(target: ShopTarget, written: LiveSubscription): void {
     this.#ctx.claims.claim(target.api, written.id);
+    this.#ctx.records.note(target, written);
     this.#ctx.views.recordWrite(target, written);
   }
 

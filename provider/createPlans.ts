@@ -9,6 +9,7 @@ import { ShippingError } from "./errors/shippingError";
 import type { Claims } from "./facts/claims";
 import type { Declarations } from "./facts/declarations";
 import type { ShopViews } from "./facts/shopViews";
+import type { StackRecords } from "./facts/stackRecords";
 import { UNKNOWN_VALUE } from "./lifecycle";
 import { pinRefusal } from "./ownership";
 import type { ShopIdentity } from "./recorded";
@@ -31,13 +32,13 @@ export interface CreateRequest extends NewSubscription {
 
 /** The plan of each request, in order, from the shop's listing. */
 export function planBatch(
-  facts: { readonly claims: Claims; readonly declarations: Declarations },
+  facts: { readonly claims: Claims; readonly records: StackRecords; readonly declarations: Declarations },
   target: ShopTarget,
   identity: ShopIdentity | undefined,
   listing: readonly LiveSubscription[],
   requests: readonly CreateRequest[],
 ): CreatePlan[] {
-  const { claims, declarations } = facts;
+  const { claims, records, declarations } = facts;
   const hooks = new Set<string>();
   return requests.map(({ hook, url, takeOver }) => {
     const duplicate = hooks.has(hook);
@@ -50,7 +51,7 @@ export function planBatch(
       createdByOtherKey:
         !duplicate && identity !== undefined && declarations.createIn(target, identity.shopId, hook),
       liveKept: live !== undefined && claims.isKept(target.api, live.id),
-      liveRecorded: live !== undefined && claims.isRecorded(target.api, live.id),
+      liveRecorded: live !== undefined && records.holds(target, live),
       takeOver: takeOver === true,
     });
   });
@@ -64,13 +65,19 @@ export function planBatch(
  * own and never a takeover.
  */
 export async function takeoverBeforeWrite(
-  facts: { readonly views: ShopViews; readonly claims: Claims },
+  facts: { readonly views: ShopViews; readonly records: StackRecords },
   inputs: Record<string, unknown>,
   target: ShopTarget,
-  recordedId?: number,
 ): Promise<string | undefined> {
   const { hook, url, takeOver } = inputs;
-  if (takeOver === true || typeof hook !== "string" || typeof url !== "string" || url === UNKNOWN_VALUE)
+  // A takeOver not known yet (preview) may be true: the create decides.
+  if (
+    takeOver === true ||
+    takeOver === UNKNOWN_VALUE ||
+    typeof hook !== "string" ||
+    typeof url !== "string" ||
+    url === UNKNOWN_VALUE
+  )
     return undefined;
   const listing = await facts.views.listing(target).catch((error: unknown) => {
     if (error instanceof ShippingError) return undefined;
@@ -78,7 +85,7 @@ export async function takeoverBeforeWrite(
   });
   const live = listing?.find((s) => s.hook === hook);
   if (live === undefined) return undefined;
-  const liveRecorded = live.id === recordedId || facts.claims.isRecorded(target.api, live.id);
+  const liveRecorded = facts.records.holds(target, live);
   if (takeoverOf({ url, live, liveRecorded, takeOver: false }) !== "refuse") return undefined;
   return takeoverRefusal(target, live);
 }

@@ -61,11 +61,10 @@ export interface RecordedFacts {
   readonly others: readonly ShopFacts[];
   /** APIs at which a resource of this deployment creates, adopts or keeps the recorded id. */
   readonly claimedAt: readonly string[];
-  /**
-   * Delete of a resource the program no longer declares: the shops (by `shopKey`) for which another resource
-   * of this deployment declares the recorded hook.
-   */
+  /** Delete of a resource no longer declared: shops (`shopKey`) where another resource declares its hook. */
   readonly declaredIn?: readonly string[];
+  /** The same, for a replacement's old half whose hook or shop changed: it leaves the hook to that resource. */
+  readonly handedOnIn?: readonly string[];
   /**
    * Ids of the listed subscriptions, other than the recorded one, that another resource of this deployment
    * holds (created, adopted, kept, or took over by this rule): never this resource's. Absent: none.
@@ -123,12 +122,12 @@ type Placed = { readonly kind: "at"; readonly shop: Listed | ShopFacts } | Verdi
 
 /**
  * The verdict about a recorded subscription, or the fact it needs next. A delete never unsubscribes a hook that
- * another resource of the deployment declares for the same shop and has not taken over (its create failed or
- * did not run, as under `--continue-on-error`): the shop would be left with no subscription of a declared hook.
+ * another resource of the deployment declares for the same shop (its create may have failed: `--continue-on-error`).
  */
 export function decideRecorded(facts: RecordedFacts): Verdict {
   const verdict = decideAlone(facts);
   if (facts.operation !== "delete" || verdict.kind !== "ours") return verdict;
+  if (facts.handedOnIn?.includes(verdict.target.shopKey) === true) return { kind: "claimed" };
   if (facts.declaredIn?.includes(verdict.target.shopKey) !== true) return verdict;
   const live = verdict.live ?? facts.recorded;
   return { kind: "refuse", error: declaredElsewhere(verdict.target, { id: live.id, hook: live.hook }) };

@@ -12,6 +12,7 @@ import { ShippingUnconfirmedWriteError } from "./errors/unconfirmedWriteError";
 import { Claims } from "./facts/claims";
 import { Declarations } from "./facts/declarations";
 import { ShopViews } from "./facts/shopViews";
+import { StackRecords } from "./facts/stackRecords";
 import { type CheckFailure, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { type Operation, type Recorded, shopIdentityOf, type Verdict } from "./ownership";
 import { confirmedProps, outputsOf, recordedOf, type SubscriptionOutputs, unconfirmedError } from "./records";
@@ -32,13 +33,16 @@ export class ShippingProvider {
   readonly #declarations = new Declarations();
   readonly #claims = new Claims();
   /** What a takeover decision before any write reads. */
-  readonly #facts = { views: this.#views, claims: this.#claims };
+  readonly #records = new StackRecords();
+  /** What a takeover decision before any write reads. */
+  readonly #facts = { views: this.#views, records: this.#records };
   readonly #writes = new Writes(this.#clients, this.#views, this.#claims);
   readonly #creates = new CreateBatches({
     clients: this.#clients,
     views: this.#views,
     declarations: this.#declarations,
     claims: this.#claims,
+    records: this.#records,
     writes: this.#writes,
   });
 
@@ -78,16 +82,23 @@ export class ShippingProvider {
     news: Record<string, unknown>,
   ): Promise<DiffDecision> {
     const decision = diffInputs(olds, news);
-    if (decision.replaces.includes("shop") || news.shop === UNKNOWN_VALUE) return decision;
     const recorded = recordedOf(id, olds);
+    if (decision.replaces.includes("shop") || news.shop === UNKNOWN_VALUE) {
+      // The create decides under the new shop's write lane; what the resource records stays the stack's.
+      this.#noteRecorded(recorded.shop, recorded);
+      if (recorded.api !== undefined) this.#records.noteDiffed(recorded.api, recorded.id, "handsOn");
+      return decision;
+    }
     const target = this.#targetOf(news.shop);
     const kept = !decision.changes && this.#declarations.wasChecked(target, recorded.hook, recorded.url);
     const verdict = await this.#settle("diff", recorded, target);
     if (verdict.kind === "refuse") throw verdict.error;
-    this.#claims.noteDiffed(recorded.api ?? target.api, recorded.id);
+    this.#records.note(target, recorded);
+    const handsOn = decision.replaces.includes("hook");
+    this.#records.noteDiffed(recorded.api ?? target.api, recorded.id, handsOn ? "handsOn" : "keepsHook");
     if (decision.replaces.length > 0) {
       // Its create would overwrite a subscription made outside the stack: refused before any write.
-      const takeover = await takeoverBeforeWrite(this.#facts, news, target, recorded.id);
+      const takeover = await takeoverBeforeWrite(this.#facts, news, target);
       if (takeover !== undefined) throw new ShippingError(takeover);
       // A replacement's create first settles that the recorded id is this shop's or gone.
       this.#claims.noteReplaced(target, recorded);
@@ -170,7 +181,7 @@ export class ShippingProvider {
   ): Promise<{ id?: string; props?: Record<string, unknown> }> {
     const recorded = recordedOf(id, props);
     const verdict = await this.#settle("read", recorded, recorded.shop);
-    if ("target" in verdict) this.#claims.noteRecorded(recorded.api ?? verdict.target.api, recorded.id);
+    if ("target" in verdict) this.#records.note(verdict.target, recorded);
     switch (verdict.kind) {
       case "ours": {
         // An unconfirmed write is confirmed once read back: its id is the one that is this hook at this URL.
@@ -232,12 +243,22 @@ export class ShippingProvider {
     const ctx = {
       views: this.#views,
       claims: this.#claims,
+      records: this.#records,
       writes: this.#writes,
       resolve: (shop: string | undefined) => this.#targetOf(shop),
       configured: () => this.#targets.configured(),
       declaredIn: (hook: string, url: string) => this.#declarations.declaredIn(hook, url),
     };
     return settleOwnership(ctx, operation, recorded, named);
+  }
+
+  /** Notes what a resource records as the stack's, in the shop its `shop` names when that still resolves. */
+  #noteRecorded(shop: unknown, sub: { readonly hook: string; readonly url: string }): void {
+    try {
+      this.#records.note(this.#targetOf(shop), sub);
+    } catch {
+      // An entry gone or broken: its resources' own steps say so.
+    }
   }
 
   #targetOf(shop: unknown): ShopTarget {

@@ -4,6 +4,7 @@
  */
 import type { Claims } from "./facts/claims";
 import type { ShopViews } from "./facts/shopViews";
+import type { StackRecords } from "./facts/stackRecords";
 import {
   decideRecorded,
   type Operation,
@@ -22,6 +23,7 @@ const MAX_DECISION_ROUNDS = 32;
 export interface SettleContext {
   readonly views: ShopViews;
   readonly claims: Claims;
+  readonly records: StackRecords;
   readonly writes: Writes;
   /** Resolves a shop name (undefined: the default shop); throws when it is not configured. */
   readonly resolve: (shop: string | undefined) => ShopTarget;
@@ -62,10 +64,7 @@ export async function settleOwnership(
     named: namedFacts,
     others,
     claimedAt: [],
-    // A resource removed from the program (no diff ran for it), not the delete of a replacement's old half.
-    ...(operation === "delete" && !ctx.claims.wasDiffed(recorded.id)
-      ? { declaredIn: ctx.declaredIn(recorded.hook, recorded.url) }
-      : {}),
+    ...(operation === "delete" ? handedOn(ctx, recorded) : {}),
   };
   for (let round = 0; round < MAX_DECISION_ROUNDS; round++) {
     const claimedAt = ctx.claims.claimedAt(recorded.id);
@@ -103,6 +102,18 @@ function tookOver(claims: Claims, operation: Operation, recorded: Recorded, verd
   if (verdict.live.id === recorded.id || recorded.written?.includes(verdict.live.id) === true) return verdict;
   if (operation !== "diff" && verdict.warning !== undefined) process.stderr.write(`${verdict.warning}\n`);
   return verdict;
+}
+
+/**
+ * For a delete: the shops where another resource of this deployment declares the recorded hook at another URL,
+ * for a resource removed from the program (no diff ran for it: `declaredIn`) or a replacement's old half that
+ * hands its hook on (its hook or shop changed: `handedOnIn`). A URL change's old half keeps its hook: none.
+ */
+function handedOn(ctx: SettleContext, recorded: Recorded): Partial<RecordedFacts> {
+  const diffed = ctx.records.diffedAs(recorded.api, recorded.id);
+  if (diffed === "keepsHook") return {};
+  const shops = ctx.declaredIn(recorded.hook, recorded.url);
+  return diffed === undefined ? { declaredIn: shops } : { handedOnIn: shops };
 }
 
 /** The facts with one shop's (now listed) facts in place of what was known of it before. */

@@ -11,10 +11,6 @@ export class Claims {
   readonly #claimed = new Map<string, Set<number>>();
   /** By API: ids a resource the program declares keeps unchanged (its diff found no change). */
   readonly #kept = new Map<string, Set<number>>();
-  /** By API: ids a resource of the stack records (its state, seen by diff or read in this deployment). */
-  readonly #recorded = new Map<string, Set<number>>();
-  /** Ids recorded by a resource the program of this deployment declares (its diff ran), at any API. */
-  readonly #diffed = new Set<number>();
   /** By API, then live id: the recorded id of the resource that holds it (its own, or in place of a gone one). */
   readonly #takenOver = new Map<string, Map<number, number>>();
   /** By `shopKey`: recorded subscriptions that diff replaces, until their shop settled them. */
@@ -35,34 +31,6 @@ export class Claims {
     this.claim(api, id);
     const ids = this.#kept.get(api) ?? new Set<number>();
     this.#kept.set(api, ids.add(id));
-  }
-
-  /**
-   * Notes an id that a resource of the stack records (its diff or read ran in this deployment): a create may
-   * overwrite it (the stack's own: a replacement, a hook moved between resources) without the `takeOver` opt-in.
-   */
-  noteRecorded(api: string, id: number): void {
-    const ids = this.#recorded.get(api) ?? new Set<number>();
-    this.#recorded.set(api, ids.add(id));
-  }
-
-  /**
-   * Notes an id recorded by a resource the program declares (its diff ran): its delete, if one comes, is
-   * part of its own replacement, not of its removal from the program.
-   */
-  noteDiffed(api: string, id: number): void {
-    this.noteRecorded(api, id);
-    this.#diffed.add(id);
-  }
-
-  /** Whether a resource the program declares records `id` (its diff ran in this deployment). */
-  wasDiffed(id: number): boolean {
-    return this.#diffed.has(id);
-  }
-
-  /** Whether a resource of the stack records `id` of `api`, or a create of this deployment wrote or adopted it. */
-  isRecorded(api: string, id: number): boolean {
-    return this.#recorded.get(api)?.has(id) === true || this.isClaimed(api, id);
   }
 
   /** Whether a resource the program declares keeps `id` of `api` unchanged. */

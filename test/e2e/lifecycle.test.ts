@@ -171,7 +171,7 @@ describe("the engine end to end", () => {
     await p.destroy();
   });
 
-  it("heals out-of-band changes: refresh drops a deleted one and a re-pointed one, up restores both", async () => {
+  it("heals out-of-band changes: refresh drops a deleted one and a re-pointed one; up restores the deleted one, and the re-pointed one with takeOver", async () => {
     sim.reset();
     const p = await project("drift");
     p.declare(THREE);
@@ -196,13 +196,18 @@ describe("the engine end to end", () => {
     expect(refreshed.map((r) => [r.outputs.hook, r.outputs.url])).toEqual([
       [SHIPMENTS, "https://hooks.example.com/s"],
     ]);
-    const up = await p.up();
-    expect(up.summary.resourceChanges?.create).toBe(2);
+    // The back office's URL is no resource's now: up refuses to overwrite it, on its resource, and goes on.
+    await expect(p.up()).rejects.toThrow(/orders.*already has subscription \d+, which calls another URL/s);
+    expect(sim.subscriptions("acme").find((s) => s.hook === ORDERS)?.url).toBe(
+      "https://backoffice.example.com/o",
+    );
+    p.declare(THREE.map((d) => (d.hook === ORDERS ? { ...d, takeOver: true } : d)));
+    await p.up();
     expectLiveEquals(THREE, await p.stateIds());
     await p.destroy();
   });
 
-  it("adopts a subscription that existed before the stack and says so", async () => {
+  it("refuses a subscription that existed before the stack; with takeOver takes it over and says so", async () => {
     sim.reset();
     let oldId: number | undefined;
     await outOfBand(async (before) => {
@@ -210,6 +215,8 @@ describe("the engine end to end", () => {
     });
     const p = await project("adopt");
     p.declare(THREE);
+    await expect(p.up()).rejects.toThrow(/already has subscription \d+, which calls another URL/);
+    p.declare(THREE.map((d) => (d.hook === ORDERS ? { ...d, takeOver: true } : d)));
     const up = await p.up();
     expect(up.outputs.orders?.value.previous).toEqual({ id: oldId, url: "https://legacy.example.com/o" });
     expectLiveEquals(THREE, await p.stateIds());

@@ -185,7 +185,7 @@ describe.each(MATRIX)(
       ]);
     });
 
-    it("treats a subscription re-pointed out of band as gone (refresh drops it, up --refresh restores it, under new-id with takeOver) and a deleted one too", async () => {
+    it("treats a subscription re-pointed out of band as gone (refresh drops it, up --refresh restores it with takeOver) and a deleted one too", async () => {
       const created = await (await freshProvider(config)).create({
         hook: SHIPMENTS,
         url: "https://a.example/s",
@@ -203,12 +203,10 @@ describe.each(MATRIX)(
       const deployment = await freshProvider(config);
       expect(await deployment.read(created.id, created.outs as never)).toEqual({});
       const declared = { hook: SHIPMENTS, url: "https://a.example/s" };
-      const newId = switches.overwrite === "new-id";
-      // Under new-id the back office's write made another subscription, which no resource records: made
-      // outside the stack, it is overwritten only with the resource's opt-in.
-      if (newId)
-        await expect(deployment.create(declared)).rejects.toThrow(`already has subscription ${live?.id},`);
-      const restored = await deployment.create({ ...declared, ...(newId ? { takeOver: true } : {}) });
+      // The back office's URL is no resource's (whether the service kept the id or not): made outside the
+      // stack, it is overwritten only with the resource's opt-in.
+      await expect(deployment.create(declared)).rejects.toThrow(`already has subscription ${live?.id},`);
+      const restored = await deployment.create({ ...declared, takeOver: true });
       expect(hooksOf(SHIPMENTS)).toEqual([
         { id: Number(restored.id), hook: SHIPMENTS, url: "https://a.example/s" },
       ]);

@@ -1,8 +1,8 @@
 /**
  * Issue 10, concurrency, through the real Pulumi CLI: two `pulumi up` on one stack at once (the backend's
  * lock stops the second; nothing is lost), and two stacks declaring the same shop and hook (the ownership
- * rule of the README: the later `up` takes it over and says so in `previous`; a destroy leaves alone what it
- * no longer owns).
+ * rule of the README: the later `up` refuses the other's subscription, and with `takeOver: true` takes it over
+ * and says so in `previous`; a destroy leaves alone what it no longer owns).
  */
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -126,12 +126,19 @@ async function up(project: Project): Promise<Record<string, unknown>> {
 
 describe("two stacks declaring the same shop and hook", () => {
   it.each(["new-id", "keep-id"] as const)(
-    "the later up takes it over and reports the old id and URL; a destroy of the earlier leaves it (overwrite %s)",
+    "the later up refuses it, then with takeOver takes it over and reports the old id and URL; a destroy of the earlier leaves it (overwrite %s)",
     async (overwrite) => {
       sim.setSwitches({ overwrite });
       const [a, b] = await twoStacks("https://a.example/o", "https://b.example/o");
       const fromA = await up(a);
       expect(fromA.previous).toBeUndefined();
+      // A's subscription is no resource's of B: B's up refuses it, writing nothing, until B opts in.
+      const refused = await b.run("up");
+      expect(refused.error).toContain(
+        `already has subscription ${fromA.subscriptionId}, which calls another URL`,
+      );
+      expect(orders()).toEqual([{ id: fromA.subscriptionId, hook: ORDERS, url: "https://a.example/o" }]);
+      b.declare([{ name: "orders", hook: ORDERS, url: "https://b.example/o", takeOver: true }]);
       const fromB = await up(b);
       expect(fromB.previous).toEqual({ id: fromA.subscriptionId, url: "https://a.example/o" });
       if (overwrite === "keep-id") expect(fromB.subscriptionId).toBe(fromA.subscriptionId);

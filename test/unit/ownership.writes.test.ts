@@ -34,6 +34,16 @@ const rows: Array<[string, Row, string | RegExp]> = [
     /^refuse: not deleting subscription 7 \(order_status_change\) of the default shop: another resource/,
   ],
   [
+    "delete of a replacement's old half whose hook changed, the hook now declared by another resource: left to it",
+    { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }), handedOnIn: [ACME.shopKey] },
+    "claimed",
+  ],
+  [
+    "delete of a replacement's old half whose hook changed, the hook declared in another shop only: ours",
+    { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }), handedOnIn: [ALT.shopKey] },
+    "ours at (default)",
+  ],
+  [
     "delete: the hook is declared for another shop only: ours",
     { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }), declaredIn: [ALT.shopKey] },
     "ours at (default)",

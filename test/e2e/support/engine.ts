@@ -65,6 +65,8 @@ export interface Declaration {
   readonly url: string;
   readonly shop?: string;
   readonly secretUrl?: boolean;
+  /** The input `takeOver: true`: may overwrite a subscription of the hook made outside the stack. */
+  readonly takeOver?: boolean;
   /** Resource options, e.g. `{ deleteBeforeReplace: true }`. */
   readonly options?: pulumiSdk.CustomResourceOptions;
 }
@@ -80,6 +82,7 @@ export function declarationsProgram(current: () => readonly Declaration[]): auto
           hook: d.hook as providerModule.Hook,
           url: d.secretUrl ? pulumi.secret(d.url) : d.url,
           ...(d.shop !== undefined ? { shop: d.shop } : {}),
+          ...(d.takeOver !== undefined ? { takeOver: d.takeOver } : {}),
         },
         d.options,
       );

@@ -83,6 +83,7 @@ export interface Row {
   readonly claimedLive?: readonly number[];
   readonly answer?: GoneAnswer;
   readonly declaredIn?: readonly string[];
+  readonly handedOnIn?: readonly string[];
 }
 
 /** A verdict in a few words: its kind, the shop it is at, a warning, or the start of a refusal. */
@@ -118,6 +119,7 @@ export function verdictOf(row: Row): string {
     ...(row.claimedLive !== undefined ? { claimedLive: row.claimedLive } : {}),
     ...(row.answer !== undefined ? { goneAnswer: row.answer } : {}),
     ...(row.declaredIn !== undefined ? { declaredIn: row.declaredIn } : {}),
+    ...(row.handedOnIn !== undefined ? { handedOnIn: row.handedOnIn } : {}),
   };
   return summary(decideRecorded(facts), facts.recorded);
 }
