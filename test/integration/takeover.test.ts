@@ -72,3 +72,75 @@ describe("a create takes over the live subscription of its hook", () => {
     expect(sim.subscriptions("acme").map((s) => s.url)).toEqual(["https://two.example.com/o"]);
   });
 });
+
+describe("up --continue-on-error never unsubscribes a hook the program declares", () => {
+  it.each(["new-id", "keep-id"] as const)(
+    "%s: a rename without an alias (URL changed, takeOver) whose POST fails keeps the old one's subscription live and recorded",
+    async (overwrite) => {
+      const sim = await service({ overwrite });
+      const stack = new Stack(configOf(sim));
+      expect((await stack.up([ORDERS_DECLARED])).ok).toBe(true);
+      const live = sim.subscriptions("acme");
+      sim.addFault({ kind: "status", status: 500, method: "POST", count: 20 });
+      const renamed = {
+        ...ORDERS_DECLARED,
+        name: "orders-renamed",
+        url: "https://hooks.example.com/o2",
+        takeOver: true,
+      };
+      const up = await stack.up([renamed], { continueOnError: true });
+      sim.clearFaults();
+      expect(up.ok).toBe(false);
+      expect(up.errors.join("\n")).toMatch(/orders: not deleting subscription \d+ \(order_status_change\)/);
+      expect(sim.subscriptions("acme")).toEqual(live);
+      expect(stack.recorded()).toEqual(live);
+      // The service answering again, the next up finishes the move.
+      expect((await stack.up([renamed])).ok).toBe(true);
+      expect(sim.subscriptions("acme").map((s) => s.url)).toEqual(["https://hooks.example.com/o2"]);
+      expect(stack.recorded()).toEqual(sim.subscriptions("acme"));
+    },
+  );
+
+  it.each(["new-id", "keep-id"] as const)(
+    "%s: a hook handed from one resource to a new one whose POST fails stays subscribed; the next up needs takeOver",
+    async (overwrite) => {
+      const sim = await service({ overwrite });
+      const stack = new Stack(configOf(sim));
+      const a = { name: "a", hook: ORDERS, url: "https://hooks.example.com/a" };
+      expect((await stack.up([a])).ok).toBe(true);
+      const moved = { ...a, hook: LABELS };
+      const b = { name: "b", hook: ORDERS, url: "https://hooks.example.com/b" };
+      // a's POST succeeds; b's (a later POST) fails.
+      sim.addFault({ kind: "status", status: 500, method: "POST", count: 20, after: "POST" });
+      const up = await stack.up([moved, b], { continueOnError: true, parallel: 1 });
+      sim.clearFaults();
+      expect(up.ok).toBe(false);
+      expect(
+        sim
+          .subscriptions("acme")
+          .map((s) => s.hook)
+          .sort(),
+      ).toEqual([ORDERS, LABELS].sort());
+      // What a's old half left is no resource's now (docs/safety.md): b is refused until it opts in, and the
+      // hook stays subscribed meanwhile.
+      const next = await stack.up([moved, b]);
+      expect(next.errors.join("\n")).toMatch(
+        /^b: hook: .*already has subscription \d+, which calls another URL/,
+      );
+      expect(
+        sim
+          .subscriptions("acme")
+          .map((s) => s.hook)
+          .sort(),
+      ).toEqual([ORDERS, LABELS].sort());
+      expect((await stack.up([moved, { ...b, takeOver: true }])).ok).toBe(true);
+      expect(
+        sim
+          .subscriptions("acme")
+          .map((s) => [s.hook, s.url])
+          .sort(),
+      ).toEqual([moved, b].map((d) => [d.hook, d.url]).sort());
+      expect(stack.recorded()).toEqual(sim.subscriptions("acme"));
+    },
+  );
+});

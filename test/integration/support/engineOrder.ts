@@ -12,7 +12,7 @@
  *   after the steps of what it depends on ended. A replacement creates before it deletes, and the old
  *   resource's delete waits for the end, with the deletes of resources the program no longer declares; with
  *   `deleteBeforeReplace` its delete comes first. `replace` (`up --replace`) replaces with no `diff`. A failed
- *   step stops new steps (unless `continueOnError`) and every delete. `refresh: true` reads first, in the same
+ *   step stops new steps and every delete (unless `continueOnError`). `refresh: true` reads first, in the same
  *   deployment. `target` steps only the named resources and deletes nothing else.
  * - `preview`: `check` and `diff`, nothing else (reads first with `refresh: true`); nothing is saved.
  * - `refresh`: `read` of every resource; one read without an id drops it.
@@ -179,7 +179,8 @@ export class Stack {
     }
     startWaiting();
     await Promise.all(ended.values());
-    if (run.errors.length > 0) return run.outcome();
+    // The engine's --continue-on-error runs the deletes too (deployment_executor.go), failed steps or not.
+    if (run.errors.length > 0 && !options.continueOnError) return run.outcome();
     const doomed = this.resources.filter(
       (r) =>
         this.#condemned.has(r) || (options.target === undefined && !declared.some((d) => d.name === r.name)),
