@@ -15,6 +15,7 @@ import { type CheckFailure, checkInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { PREVIEW_LISTING_INPUT, takeHandedListing } from "./previewListing";
 import { declaredTwiceAtCheck } from "./refusals";
 import { isShopsSetting, type ShopTarget } from "./settings";
+import { declaredTwiceKeptHook } from "./takeoverMessages";
 
 /** What a check reads and records: the deployment's facts, and how a shop name resolves. */
 export interface CheckContext {
@@ -46,14 +47,21 @@ export async function checkResource(
     if (refusal !== undefined)
       return { ...result, failures: [...result.failures, { property: "shop", reason: refusal.message }] };
   }
+  // Two resources of one shop name: the program refuses that itself, unless one keeps its recorded hook through
+  // `ignoreChanges: ["hook"]`, which the engine applies before this check (the program sees the declared one).
+  const twice =
+    typeof url === "string" &&
+    url !== UNKNOWN_VALUE &&
+    ctx.declarations.declaredAtOtherUrl(target, hook, url);
   if (typeof url === "string") ctx.declarations.check(target, hook, url);
   noteOldInputs(ctx, olds);
   ctx.declarations.awaitCreate(target, hook);
   const earlier = ctx.declarations.declare(target, hook);
   if (earlier !== undefined)
     result.failures.push({ property: "hook", reason: declaredTwiceAtCheck(hook, earlier, target) });
+  else if (twice) result.failures.push({ property: "hook", reason: declaredTwiceKeptHook(hook, target) });
   // A resource with state is not created but replaced, if anything: its diff decides (takeoverBeforeWrite).
-  if (earlier !== undefined || result.failures.length > 0 || olds.hook !== undefined) return result;
+  if (earlier !== undefined || twice || result.failures.length > 0 || olds.hook !== undefined) return result;
   const takeover = await takeoverBeforeWrite(ctx, result.inputs, target);
   if (takeover !== undefined) result.failures.push({ property: "hook", reason: takeover });
   return result;

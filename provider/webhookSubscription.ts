@@ -31,7 +31,7 @@ export interface WebhookSubscriptionArgs {
    * the stack records (made outside it: a partner, the back office). Without it such a create is refused, at
    * preview, naming the subscription. Changing it never replaces and never writes.
    */
-  readonly takeOver?: pulumi.Input<boolean>;
+  readonly takeOver?: pulumi.Input<boolean> | undefined;
 }
 
 /** What a subscription was before this resource took its hook over. */

@@ -7,7 +7,12 @@ const config = new pulumi.Config();
 const shop = config.get("shop");
 
 export const subscriptionIds: Record<string, pulumi.Output<number>> = {};
-for (const { hook, url } of hooksFromConfig(config)) {
-  const subscription = new WebhookSubscription(hook, { hook, url, ...(shop !== undefined ? { shop } : {}) });
+for (const { hook, url, takeOver } of hooksFromConfig(config)) {
+  const subscription = new WebhookSubscription(hook, {
+    hook,
+    url,
+    takeOver,
+    ...(shop !== undefined ? { shop } : {}),
+  });
   subscriptionIds[hook] = subscription.subscriptionId;
 }

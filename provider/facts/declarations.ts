@@ -42,6 +42,17 @@ export class Declarations {
     urls.set(hook, (urls.get(hook) ?? new Set()).add(url));
   }
 
+  /**
+   * Whether another resource of the program declares this hook for this shop under the same shop name, at
+   * another URL (the engine checks one resource twice only with the same inputs: a replacement's re-check).
+   */
+  declaredAtOtherUrl(target: ShopTarget, hook: string, url: string): boolean {
+    const urls = this.#checked.get(target.shopKey)?.get(hook);
+    return (
+      urls !== undefined && !urls.has(url) && this.#declared.get(target.shopKey)?.get(hook) === target.label
+    );
+  }
+
   /** Whether the program of this deployment declares this hook and URL for this shop (it was checked). */
   wasChecked(target: ShopTarget, hook: string, url: string): boolean {
     return this.#checked.get(target.shopKey)?.get(hook)?.has(url) === true;

@@ -29,6 +29,11 @@ const DECLARED: Declaration[] = [
 const BACK_OFFICE_URL = "https://backoffice.example.net/orders";
 /** The engine's verdict when --expect-no-changes finds changes. */
 const CHANGES_PROPOSED = /error: no changes were expected for preview but changes were proposed/;
+/** A re-pointed subscription, dropped by the refresh, is no resource's: its create is refused as a takeover. */
+const REFUSED_TAKEOVER =
+  /already has subscription \d+, which calls another URL and which no resource of this stack records/;
+/** What the drift workflow (examples/gitops/.github/workflows/drift.yml) takes for drift. */
+const DRIFT = new RegExp(`${CHANGES_PROPOSED.source}|${REFUSED_TAKEOVER.source}`);
 
 let sim: RunningSimulator;
 beforeAll(async () => {
@@ -103,17 +108,14 @@ describe("the drift check: pulumi preview --refresh --expect-no-changes", () => 
     sim.clearRequests();
     const repointed = await driftCheck(check);
     expect(repointed.ok).toBe(false);
-    expect(repointed.text).toMatch(CHANGES_PROPOSED);
+    expect(repointed.text).toMatch(DRIFT);
+    expect(repointed.text).toMatch(REFUSED_TAKEOVER);
     // The provider's warning names the hook and the subscription id, and no URL (any part of one may be a
     // secret); the declared URL is in full below.
     expect(repointed.text).toContain(
       `subscription ${ids[ORDERS]} (${ORDERS}) now points at another URL than this resource declared`,
     );
     expect(repointed.text).not.toContain("backoffice.example.net");
-    // The resource, to be subscribed again at its declared URL.
-    expect(plansCreate(repointed.text, "orders", "https://hooks.example.com/orders"), repointed.text).toBe(
-      true,
-    );
     expect(writes()).toEqual([]);
     expect(stateFiles()).toEqual(stored);
 
@@ -121,10 +123,10 @@ describe("the drift check: pulumi preview --refresh --expect-no-changes", () => 
     await backOffice((client) => client.delete([ids[LABELS] ?? 0]));
     const deleted = await driftCheck(check);
     expect(deleted.ok).toBe(false);
-    expect(deleted.text).toMatch(CHANGES_PROPOSED);
+    expect(deleted.text).toMatch(DRIFT);
+    // The deleted one is planned to be created again; the re-pointed one is still refused as a takeover.
     expect(plansCreate(deleted.text, "labels", "https://hooks.example.com/labels"), deleted.text).toBe(true);
-    expect(plansCreate(deleted.text, "orders", "https://hooks.example.com/orders")).toBe(true);
-    expect(deleted.text).toMatch(/\+ 2 to create|\+2 to create/);
+    expect(deleted.text).toMatch(REFUSED_TAKEOVER);
     expect(stateFiles()).toEqual(stored);
   });
 });

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { outOfBand } from "../support/outOfBand";
+import { freshProvider } from "../support/provider";
 import { ACME_KEY, ACME_SECOND_KEY } from "../support/shops";
 import { type Declaration, Stack } from "./support/engineOrder";
 import { configOf, ORDERS, SHIPMENTS, service, shops } from "./support/services";
@@ -81,4 +82,30 @@ describe("one hook declared twice for one shop", () => {
       expect(outcomes.slice(1)).toEqual([false, false]);
     },
   );
+});
+
+describe("one resource keeping its recorded hook through ignoreChanges", () => {
+  it("and another declaring that hook for the same shop: check refuses the second, naming ignoreChanges", async () => {
+    const sim = await service();
+    const stack = new Stack(configOf(sim));
+    expect((await stack.up([{ name: "a", hook: ORDERS, url: "https://a.example.com/o" }])).ok).toBe(true);
+    const a = stack.resource("a");
+    sim.clearRequests();
+    // The engine applies ignoreChanges before check: `a` is checked with its recorded hook, whatever it declares.
+    const provider = await freshProvider(configOf(sim));
+    const checks = [
+      await provider.check(a?.inputs ?? {}, { hook: ORDERS, url: "https://a.example.com/o" }),
+      await provider.check({}, { hook: ORDERS, url: "https://b.example.com/o" }),
+    ];
+    expect(checks[0]?.failures).toEqual([]);
+    expect(checks[1]?.failures).toEqual([
+      {
+        property: "hook",
+        reason: expect.stringMatching(
+          /^order_status_change is declared twice for the default shop: .*ignoreChanges: \["hook"\]/,
+        ),
+      },
+    ]);
+    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+  });
 });

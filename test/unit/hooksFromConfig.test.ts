@@ -29,8 +29,8 @@ describe("hooksFromConfig", () => {
       shipment_label_created: "https://h.example/l",
     });
     expect(hooksFromConfig(config)).toEqual([
-      { hook: "order_status_change", url: "https://h.example/o" },
-      { hook: "shipment_label_created", url: "https://h.example/l" },
+      { hook: "order_status_change", url: "https://h.example/o", takeOver: false },
+      { hook: "shipment_label_created", url: "https://h.example/l", takeOver: false },
     ]);
   });
 
@@ -67,6 +67,28 @@ describe("hooksFromConfig", () => {
     );
     expect(message).not.toContain("s3cr3t");
     expect(message).not.toContain("h.example");
+  });
+
+  it("<namespace>:takeOver lists hooks that may take over; anything else is reported by its path", () => {
+    const hooks = {
+      order_status_change: "https://h.example.com/o",
+      shipment_label_created: "https://h.example.com/l",
+    };
+    pulumi.runtime.setAllConfig({
+      "test:hooks": JSON.stringify(hooks),
+      "test:takeOver": JSON.stringify(["order_status_change"]),
+    });
+    expect(hooksFromConfig(new pulumi.Config("test")).map((h) => [h.hook, h.takeOver])).toEqual([
+      ["order_status_change", true],
+      ["shipment_label_created", false],
+    ]);
+    pulumi.runtime.setAllConfig({
+      "test:hooks": JSON.stringify(hooks),
+      "test:takeOver": JSON.stringify(["shipment_status_change"]),
+    });
+    expect(() => hooksFromConfig(new pulumi.Config("test"))).toThrow(
+      /test:takeOver: must list hooks of test:hooks whose subscription made outside the stack may be overwritten/,
+    );
   });
 
   it("plain config: URLs stay strings", () => {
