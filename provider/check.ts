@@ -88,11 +88,7 @@ function checkedTarget(ctx: CheckContext, shop: unknown, failures: CheckFailure[
  */
 function noteOldInputs(ctx: CheckContext, olds: Record<string, unknown>): void {
   if (typeof olds.hook !== "string" || typeof olds.url !== "string") return;
-  try {
-    ctx.records.note(ctx.targetOf(olds.shop), { hook: olds.hook, url: olds.url });
-  } catch {
-    // An entry gone or broken: the resource's own steps say so.
-  }
+  ctx.records.noteWhereResolved(() => ctx.targetOf(olds.shop), { hook: olds.hook, url: olds.url });
 }
 
 /** A configuration refusal as a value (undefined for none); any other error is thrown. */

@@ -17,6 +17,7 @@ import type { ShopViews } from "./facts/shopViews";
 import type { StackRecords } from "./facts/stackRecords";
 import { outcomeIsUnknown, unseenWrite } from "./lateWrites";
 import { type ShopIdentity, shopIdentityOf } from "./ownership";
+import { isHookAtUrl } from "./recorded";
 import {
   declaredTwice,
   outcomeUnknown,
@@ -142,14 +143,13 @@ export class CreateBatches {
     seen: boolean,
   ): Promise<ShopIdentity | undefined> {
     const { views, writes } = this.#ctx;
-    const { id, hook, url } = sub;
+    const { id, hook } = sub;
     const unchecked = async (cause: unknown): Promise<never> => {
       await writes.undoIfUncheckable(target, [id], cause);
       throw new ReadBackFailure(cause);
     };
     const written = seen ? undefined : await writes.readBack(target, id).catch(unchecked);
-    if (!seen && (written === undefined || written.hook !== hook || written.url !== url))
-      throw overwrittenAtOnce(id, hook);
+    if (!seen && (written === undefined || !isHookAtUrl(written, sub))) throw overwrittenAtOnce(id, hook);
     const identity = await views
       .readBackIdentity(target, async () =>
         shopIdentityOf([written ?? (await writes.readBack(target, id)) ?? sub]),
@@ -250,7 +250,7 @@ export class CreateBatches {
       }
       return Promise.all(
         subs.map(async (sub): Promise<ItemResult<Written>> => {
-          const found = applied.find((s) => s.hook === sub.hook && s.url === sub.url);
+          const found = applied.find((s) => isHookAtUrl(s, sub));
           if (found !== undefined) return { value: { id: found.id, seen: true } };
           if (subs.length > 1 && !outcomeIsUnknown(error))
             return (await this.#postAll(target, [sub]))[0] as ItemResult<Written>;
@@ -289,7 +289,7 @@ export class CreateBatches {
     }
     void views.readBackIdentity(target, async () => shopIdentityOf(live));
     return subs.map((sub) => {
-      const found = live.find((s) => s.hook === sub.hook && s.url === sub.url);
+      const found = live.find((s) => isHookAtUrl(s, sub));
       if (found !== undefined) return { value: { id: found.id, seen: true } };
       return { error: unmatchedId(ids, subs.length, sub.hook) };
     });

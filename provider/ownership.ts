@@ -8,6 +8,7 @@ import type { LiveSubscription } from "./client/apiSchemas";
 import type { ShippingConfigError } from "./errors/configError";
 import { movedSubscription, replacedElsewhere } from "./lateWrites";
 import {
+  isHookAtUrl,
   isListedUrl,
   isSameShop,
   type Recorded,
@@ -96,8 +97,7 @@ export type Verdict =
 export function isRecorded(live: LiveSubscription, recorded: Recorded): boolean {
   const identity = shopIdentityOf([live]);
   return (
-    live.hook === recorded.hook &&
-    isListedUrl(live.url, recorded.url) &&
+    isHookAtUrl(live, recorded) &&
     (recorded.shopId === undefined || identity === undefined || isSameShop(identity, recorded))
   );
 }
@@ -166,9 +166,7 @@ function movedVerdict(facts: RecordedFacts, shop: Listed): Verdict | undefined {
   const { recorded, operation } = facts;
   const identity = shopIdentityOf(shop.listing);
   if (recorded.shopId === undefined || identity === undefined || !isSameShop(identity, recorded)) return;
-  const moved = shop.listing.find(
-    (s) => s.id !== recorded.id && s.hook === recorded.hook && isListedUrl(s.url, recorded.url),
-  );
+  const moved = shop.listing.find((s) => s.id !== recorded.id && isHookAtUrl(s, recorded));
   if (moved === undefined || facts.claimedLive?.includes(moved.id) === true) return;
   const warning = movedSubscription(recorded, shop.target, moved, operation);
   return { kind: "ours", target: shop.target, live: moved, warning };
@@ -181,9 +179,7 @@ function writtenMatch(
 ): LiveSubscription | undefined {
   const written = recorded.written;
   if (written === undefined) return undefined;
-  return listing.find(
-    (s) => written.includes(s.id) && s.hook === recorded.hook && isListedUrl(s.url, recorded.url),
-  );
+  return listing.find((s) => written.includes(s.id) && isHookAtUrl(s, recorded));
 }
 
 /** Diff and a replacement's create act on the shop the resource names (a changed shop input replaces). */

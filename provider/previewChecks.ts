@@ -20,6 +20,7 @@ import { ShopViews } from "./facts/shopViews";
 import { isHook } from "./hooks";
 import { decideRecorded, shopIdentityOf } from "./ownership";
 import { type HandedListing, listingToHand } from "./previewListing";
+import { isHookAtUrl } from "./recorded";
 import { pinHint, shopUnusable } from "./refusals";
 import { callbackUrlProblem } from "./schemas";
 import { configuredTargets, resolveShop, type ShopTarget } from "./settings";
@@ -176,7 +177,7 @@ function tellTakeover(resource: pulumi.Resource, checked: Checked, live: readonl
   if (current === undefined) return;
   // One that calls another URL is the provider's to refuse (its check: createRule.ts `takeoverOf`), or to
   // overwrite as the resource's own or with its opt-in: no warning, which every URL change would raise.
-  if (current.url === checked.url) void pulumi.log.info(adopts(checked.target, current), resource);
+  if (isHookAtUrl(current, checked)) void pulumi.log.info(adopts(checked.target, current), resource);
 }
 
 function tellDrift(

@@ -85,7 +85,7 @@ export class ShippingProvider {
     const recorded = recordedOf(id, olds);
     if (decision.replaces.includes("shop") || news.shop === UNKNOWN_VALUE) {
       // The create decides under the new shop's write lane; what the resource records stays the stack's.
-      this.#noteRecorded(recorded.shop, recorded);
+      this.#records.noteWhereResolved(() => this.#targetOf(recorded.shop), recorded);
       if (recorded.api !== undefined) this.#records.noteDiffed(recorded.api, recorded.id, "handsOn");
       return decision;
     }
@@ -250,15 +250,6 @@ export class ShippingProvider {
       declaredIn: (hook: string, url: string) => this.#declarations.declaredIn(hook, url),
     };
     return settleOwnership(ctx, operation, recorded, named);
-  }
-
-  /** Notes what a resource records as the stack's, in the shop its `shop` names when that still resolves. */
-  #noteRecorded(shop: unknown, sub: { readonly hook: string; readonly url: string }): void {
-    try {
-      this.#records.note(this.#targetOf(shop), sub);
-    } catch {
-      // An entry gone or broken: its resources' own steps say so.
-    }
   }
 
   #targetOf(shop: unknown): ShopTarget {

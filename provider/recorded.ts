@@ -21,6 +21,20 @@ export function isListedUrl(listed: string, url: string): boolean {
   return listed.startsWith(URL_DIGEST_PREFIX) ? listed === urlDigest(url) : listed === url;
 }
 
+/** A hook and the URL it calls, as declared, recorded or written. */
+export interface HookAtUrl {
+  readonly hook: string;
+  readonly url: string;
+}
+
+/**
+ * Whether a live (or listed) subscription is `sub`'s hook calling `sub`'s URL (its listed URL may be a handed
+ * listing's digest): the one question every "is this the subscription we declared, recorded or wrote?" asks.
+ */
+export function isHookAtUrl(live: HookAtUrl, sub: HookAtUrl): boolean {
+  return live.hook === sub.hook && isListedUrl(live.url, sub.url);
+}
+
 /** A shop as the service reports it on its subscriptions. */
 export interface ShopIdentity {
   readonly shopId: string;

@@ -75,7 +75,7 @@ export async function settleOwnership(
     } else if (verdict.kind === "needGoneAnswer") {
       const answer = await ctx.writes.goneAnswer(verdict.target, recorded.id);
       if (answer !== undefined) facts = { ...facts, goneAnswer: answer };
-    } else return tookOver(ctx.claims, operation, recorded, verdict);
+    } else return held(ctx.claims, operation, recorded, verdict);
   }
   return { kind: "refuse", error: new Error(`internal error: no verdict about subscription ${recorded.id}`) };
 }
@@ -95,10 +95,10 @@ function claimedLive(claims: Claims, facts: RecordedFacts): number[] {
  * deployment takes it in place of its own gone id; one taken in place of the recorded id (a write applied
  * late, ownership.ts) is said by refresh and delete.
  */
-function tookOver(claims: Claims, operation: Operation, recorded: Recorded, verdict: Verdict): Verdict {
+function held(claims: Claims, operation: Operation, recorded: Recorded, verdict: Verdict): Verdict {
   if (verdict.kind !== "ours" || verdict.live === undefined) return verdict;
   // Its own id too: a resource whose recorded id is gone must not take it (first come, first held).
-  claims.takeOver(verdict.target.api, verdict.live.id, recorded.id);
+  claims.hold(verdict.target.api, verdict.live.id, recorded.id);
   if (verdict.live.id === recorded.id || recorded.written?.includes(verdict.live.id) === true) return verdict;
   if (operation !== "diff" && verdict.warning !== undefined) process.stderr.write(`${verdict.warning}\n`);
   return verdict;

@@ -12,7 +12,7 @@ export class Claims {
   /** By API: ids a resource the program declares keeps unchanged (its diff found no change). */
   readonly #kept = new Map<string, Set<number>>();
   /** By API, then live id: the recorded id of the resource that holds it (its own, or in place of a gone one). */
-  readonly #takenOver = new Map<string, Map<number, number>>();
+  readonly #held = new Map<string, Map<number, number>>();
   /** By `shopKey`: recorded subscriptions that diff replaces, until their shop settled them. */
   readonly #replaced = new Map<string, Map<number, Recorded>>();
 
@@ -47,9 +47,9 @@ export class Claims {
    * Records that the resource recording `recordedId` holds live `id` (its own, or taken in place of its gone
    * id), unless another one held it first: no other resource takes it in place of a gone id.
    */
-  takeOver(api: string, id: number, recordedId: number): void {
-    const ids = this.#takenOver.get(api) ?? new Map<number, number>();
-    this.#takenOver.set(api, ids.has(id) ? ids : ids.set(id, recordedId));
+  hold(api: string, id: number, recordedId: number): void {
+    const ids = this.#held.get(api) ?? new Map<number, number>();
+    this.#held.set(api, ids.has(id) ? ids : ids.set(id, recordedId));
   }
 
   /**
@@ -57,8 +57,8 @@ export class Claims {
    * create or kept resource claimed it, or another resource took it in place of its own gone id.
    */
   holds(api: string, id: number, recordedId: number): boolean {
-    const taker = this.#takenOver.get(api)?.get(id);
-    return this.isClaimed(api, id) || (taker !== undefined && taker !== recordedId);
+    const holder = this.#held.get(api)?.get(id);
+    return this.isClaimed(api, id) || (holder !== undefined && holder !== recordedId);
   }
 
   /** The APIs at which a resource of this deployment creates, adopts or keeps `id`. */

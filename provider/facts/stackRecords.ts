@@ -1,4 +1,4 @@
-import { isListedUrl } from "../recorded";
+import { isHookAtUrl, isListedUrl } from "../recorded";
 import type { ShopTarget } from "../settings";
 
 /** How a replacement's diff left its recorded hook: kept (a URL change) or handed on (a hook or shop change). */
@@ -38,7 +38,21 @@ export class StackRecords {
     const urls = this.#urls.get(target.shopKey)?.get(live.hook);
     if (urls !== undefined && [...urls].some((url) => isListedUrl(live.url, url))) return true;
     const byId = this.#ids.get(target.api)?.get(live.id);
-    return byId !== undefined && byId.hook === live.hook && isListedUrl(live.url, byId.url);
+    return byId !== undefined && isHookAtUrl(live, byId);
+  }
+
+  /**
+   * Notes `sub` in the shop `resolve` gives, when it still resolves (an entry gone or broken: the resource's
+   * own steps say so).
+   */
+  noteWhereResolved(resolve: () => ShopTarget, sub: { readonly hook: string; readonly url: string }): void {
+    let target: ShopTarget;
+    try {
+      target = resolve();
+    } catch {
+      return;
+    }
+    this.note(target, sub);
   }
 
   /** Notes a recorded id whose resource the program declares (its diff ran), and how the diff left its hook. */
