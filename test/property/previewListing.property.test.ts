@@ -1,11 +1,14 @@
 /**
  * A preview's handed listing (previewListing.ts: URLs as digests, passed from the program to the provider)
  * decides exactly what the provider's own listing decides: for generated listings and recorded subscriptions,
- * the ownership rule's verdict (diff, read, delete, replace) is the same on both. Seeded and bounded.
+ * the ownership rule's verdict (diff, read, delete, replace) is the same on both, and so is the takeover
+ * rule's (a preview refuses exactly the creates that `up` refuses). Seeded and bounded.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LiveSubscription } from "../../provider/client/apiSchemas";
+import { planCreate } from "../../provider/createRule";
+import { StackRecords } from "../../provider/facts/stackRecords";
 import { decideRecorded, type Operation, type Recorded } from "../../provider/ownership";
 import { handedListing, listingToHand } from "../../provider/previewListing";
 import type { ShopTarget } from "../../provider/settings";
@@ -68,6 +71,44 @@ describe("a handed listing decides as the provider's own", () => {
         expect(verdictOf(op, rec, handed.listing)).toEqual(verdictOf(op, rec, listing));
       }),
       { numRuns: 5_000, seed: 2811 },
+    );
+  });
+
+  it("the same takeover decision for every create, listing and set of what the stack records", () => {
+    const declared = fc.record({ hook: fc.constantFrom(...HOOKS), url: fc.constantFrom(...URLS) });
+    fc.assert(
+      fc.property(
+        fc.array(live, { maxLength: 5 }),
+        declared,
+        fc.array(declared, { maxLength: 3 }),
+        fc.boolean(),
+        (listing, create, stackHolds, takeOver) => {
+          const records = new StackRecords();
+          for (const sub of stackHolds) records.note(TARGET, sub);
+          const plan = (subs: readonly LiveSubscription[]) => {
+            const liveSub = subs.find((s) => s.hook === create.hook);
+            return planCreate({
+              url: create.url,
+              ...(liveSub !== undefined ? { live: liveSub } : {}),
+              duplicate: false,
+              createdByOtherKey: false,
+              liveKept: false,
+              liveRecorded: liveSub !== undefined && records.holds(TARGET, liveSub),
+              takeOver,
+            });
+          };
+          const handed = handedListing(listingToHand(TARGET.shopKey, listing), TARGET);
+          if (handed === undefined || !("listing" in handed))
+            throw new Error("the handed listing was not taken");
+          const onReal = plan(listing);
+          expect(plan(handed.listing).kind).toBe(onReal.kind);
+          // The promise itself: a POST over a live subscription at another URL is the stack's own or opted in.
+          const over = listing.find((s) => s.hook === create.hook);
+          if (onReal.kind === "post" && over !== undefined && over.url !== create.url)
+            expect(takeOver || stackHolds.some((h) => h.hook === over.hook && h.url === over.url)).toBe(true);
+        },
+      ),
+      { numRuns: 5_000, seed: 3411 },
     );
   });
 });
