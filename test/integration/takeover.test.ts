@@ -106,6 +106,11 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
     async (overwrite) => {
       const sim = await service({ overwrite });
       const stack = new Stack(configOf(sim));
+      const liveHooks = () =>
+        sim
+          .subscriptions("acme")
+          .map((s) => s.hook)
+          .sort();
       const a = { name: "a", hook: ORDERS, url: "https://hooks.example.com/a" };
       expect((await stack.up([a])).ok).toBe(true);
       const moved = { ...a, hook: LABELS };
@@ -115,24 +120,14 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
       const up = await stack.up([moved, b], { continueOnError: true, parallel: 1 });
       sim.clearFaults();
       expect(up.ok).toBe(false);
-      expect(
-        sim
-          .subscriptions("acme")
-          .map((s) => s.hook)
-          .sort(),
-      ).toEqual([ORDERS, LABELS].sort());
+      expect(liveHooks()).toEqual([ORDERS, LABELS].sort());
       // What a's old half left is no resource's now (docs/safety.md): b is refused until it opts in, and the
       // hook stays subscribed meanwhile.
       const next = await stack.up([moved, b]);
       expect(next.errors.join("\n")).toMatch(
         /^b: hook: .*already has subscription \d+, which calls another URL/,
       );
-      expect(
-        sim
-          .subscriptions("acme")
-          .map((s) => s.hook)
-          .sort(),
-      ).toEqual([ORDERS, LABELS].sort());
+      expect(liveHooks()).toEqual([ORDERS, LABELS].sort());
       expect((await stack.up([moved, { ...b, takeOver: true }])).ok).toBe(true);
       expect(
         sim
