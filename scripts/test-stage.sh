@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # npm test and the test stages of CI (package.json: test, test:e2e, test:s3, test:faults, test:packages): build,
-# find or build the Pulumi CLI (and versitygw for the S3 stage), run the vitest projects named, then print how
+# find or build the Pulumi CLI (and versitygw for the S3 stage, the YAML language host for the plugin stage),
+# run the vitest projects named, then print how
 # long it all took and the load average at its start and end: this is a 2-core machine, often shared, and the
 # load says how much of the time the tests had it.
-#   bash scripts/test-stage.sh <label> [--versitygw] <project>... [-- <vitest arguments>]
+#   bash scripts/test-stage.sh <label> [--versitygw] [--yaml-host] <project>... [-- <vitest arguments>]
 # `npm test -- <file or filter>` passes its arguments to vitest after the projects. With SHIPPING_TESTS_BUILT=1
 # (.ci/run, for the stages after npm test, which built dist/ from the same sources) the build is not redone.
 set -euo pipefail
@@ -12,10 +13,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 label="$1"
 shift
 versitygw=false
-if [ "${1:-}" = "--versitygw" ]; then
-  versitygw=true
+yaml_host=false
+while [ "${1:-}" = "--versitygw" ] || [ "${1:-}" = "--yaml-host" ]; do
+  [ "$1" = "--versitygw" ] && versitygw=true
+  [ "$1" = "--yaml-host" ] && yaml_host=true
   shift
-fi
+done
 projects=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   projects+=(--project "$1")
@@ -31,6 +34,7 @@ status=0
   { [ "${SHIPPING_TESTS_BUILT:-}" = 1 ] || npm run build --silent; } &&
     node dist/scripts/ensurePulumiCli.js &&
     { [ "$versitygw" = false ] || bash scripts/install-versitygw.sh; } &&
+    { [ "$yaml_host" = false ] || bash scripts/install-yaml-host.sh; } &&
     node node_modules/vitest/vitest.mjs run "${projects[@]}" "$@"
 } || status=$?
 echo
