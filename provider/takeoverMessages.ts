@@ -13,9 +13,13 @@ interface Named {
   readonly hook: string;
 }
 
-/** The two ways out of a refused takeover, and the one for a resource renamed or moved without an alias. */
+/**
+ * The two ways out of a refused takeover, the one for a resource renamed or moved without an alias, and the
+ * cause when another resource keeps the hook by `ignoreChanges` (the engine may check the new resource first,
+ * before that one's check tells the provider what it records).
+ */
 const TAKEOVER_WAYS_OUT =
-  'Either adopt it as it is: `npx pulumi-shipping-webhooks export` prints the declaration that takes it over with no write; or set `takeOver: true` on this resource to overwrite it (the secret output `previous` keeps what it called, and the resource\'s `takenOver` output says that it was made outside the stack). If it is the subscription of a resource of this stack that you renamed or moved under another parent, give the resource an alias (`aliases: [{ name: "<old name>" }]`) instead';
+  'Either adopt it as it is: `npx pulumi-shipping-webhooks export` prints the declaration that takes it over with no write; or set `takeOver: true` on this resource to overwrite it (the secret output `previous` keeps what it called, and the resource\'s `takenOver` output says that it was made outside the stack). If it is the subscription of a resource of this stack that you renamed or moved under another parent, give the resource an alias (`aliases: [{ name: "<old name>" }]`) instead; if another resource of this program keeps this hook through `ignoreChanges: ["hook"]`, only one of them may declare it';
 
 /** The text of a refused takeover (a check failure on `hook`, or the create's error). */
 export function takeoverRefusal(target: ShopTarget, live: Named): string {
