@@ -92,9 +92,14 @@ export async function runOperation(
   try {
     let outputs: OutputMap = {};
     if (op === "preview") await withDeadline(stack.preview({ onOutput }), OPERATION_DEADLINE_MS, what);
-    else if (op === "up" || op === "upRefresh") {
+    else if (op === "up" || op === "upRefresh" || op === "upContinue") {
       const result = await withDeadline(
-        stack.up({ onOutput, ...targeting, ...(op === "upRefresh" ? { refresh: true } : {}) }),
+        stack.up({
+          onOutput,
+          ...targeting,
+          ...(op === "upRefresh" ? { refresh: true } : {}),
+          ...(op === "upContinue" ? { continueOnError: true } : {}),
+        }),
         OPERATION_DEADLINE_MS,
         what,
       );

@@ -126,7 +126,15 @@ export type ProgramShape = "code" | "config";
 export type ResourceOption = "deleteBeforeReplace" | "retainOnDelete" | "ignoreUrl" | "protect" | "takeOver";
 
 /** An engine operation. */
-export type Operation = "preview" | "up" | "refresh" | "destroy" | "upRefresh" | "destroyRefresh";
+export type Operation =
+  | "preview"
+  | "up"
+  | "refresh"
+  | "destroy"
+  | "upRefresh"
+  | "destroyRefresh"
+  /** `up --continue-on-error`: the engine goes on past a failed step (a delete runs after a failed create). */
+  | "upContinue";
 
 /**
  * A fault armed on a service for the next engine operation only (cleared after it). The `after-post` ones
@@ -142,7 +150,9 @@ export type FaultName =
   | "503-endless"
   | "500-after-post-once"
   | "500-after-post"
-  | "lost-post-then-500";
+  | "lost-post-then-500"
+  /** The first POST is held until its client gives up (2 s), then applied: a write answered late. */
+  | "late-apply-post";
 
 /** The operations that take `--target`, `--target-dependents` and `--exclude`. */
 export type TargetedOperation = "up" | "refresh" | "destroy";

@@ -42,6 +42,7 @@ import { checkpointFile, readCheckpoint, subscriptionRecords } from "./stateFile
 import { PROJECT, resolveTarget, type Scope, scopeOptions, stepsUnder, targetCandidates } from "./targets";
 import {
   type ArmedFault,
+  continueKeepsDeclared,
   destroyable,
   explainFailure,
   leftByKill,
@@ -169,6 +170,7 @@ export async function operate(
     }
   }
   services.clearFaults();
+  await services.settleLateWrites();
   const after = services.snapshot();
   const checkpointAfter = readCheckpoint(file, ctx.passphrase);
   const records = subscriptionRecords(checkpointAfter);
@@ -190,7 +192,7 @@ export async function operate(
   const decl = runtime.decl;
   const steppedDecl = stepped(decl, scope);
   const violations: string[] = [];
-  const writing = op === "up" || op === "upRefresh" || op === "kill";
+  const writing = op === "up" || op === "upRefresh" || op === "upContinue" || op === "kill";
   const isDestroy = op === "destroy" || op === "destroyRefresh";
 
   if (op === "preview") {
@@ -234,7 +236,11 @@ export async function operate(
   if (result.ok && synced && duplicateDeclarations(decl).length === 0) {
     violations.push(...declaredHooksLive(decl, records, after));
   }
-  violations.push(...recordsKeptLive(facts), ...untargetedUntouched(facts, decl));
+  violations.push(
+    ...recordsKeptLive(facts),
+    ...untargetedUntouched(facts, decl),
+    ...continueKeepsDeclared(facts, steppedDecl),
+  );
   if (writing) violations.push(...writesRecorded(facts));
   violations.push(
     ...secretsAtRest(join(ctx.runDir, "backend")),

@@ -74,6 +74,7 @@ const FAULT_SPECS: Record<FaultName, readonly FaultSpec[]> = {
   "500-after-post-once": [READ_BACK_500_ONCE],
   "500-after-post": [GETS_500_AFTER_POST],
   "lost-post-then-500": [{ kind: "drop-after-write", method: "POST" }, LISTINGS_500_AFTER_POST],
+  "late-apply-post": [{ kind: "late-apply", method: "POST", ms: 0, untilClientGone: true, count: 1 }],
 };
 
 /**
@@ -88,7 +89,14 @@ export const FAILING_FAULTS: ReadonlyMap<FaultName, RegExp> = new Map([
   ["500-after-post-once", /500/],
   ["500-after-post", /500/],
   ["lost-post-then-500", /500|closed|socket|ECONNRESET/i],
+  // The POST's answer never comes: its outcome is unknown, so it is not sent again.
+  ["late-apply-post", /outcome is unknown/],
 ]);
+
+/** How long a held write may take to land once its operation ended: the client gives up after 2 s. */
+const LATE_WRITE_DEADLINE_MS = 30_000;
+/** How often {@link Services.settleLateWrites} looks. */
+const LATE_WRITE_POLL_MS = 50;
 
 /** Both simulators of an exploration. */
 export class Services {
@@ -159,6 +167,25 @@ export class Services {
   /** Clears every fault. */
   clearFaults(): void {
     for (const sim of Object.values(this.sims)) sim.clearFaults();
+  }
+
+  /**
+   * Waits until every request a `late-apply` fault holds has been applied (its client gone), so that what
+   * lands late is part of the operation that sent it, not of a later step. Throws after `deadlineMs`.
+   */
+  async settleLateWrites(deadlineMs = LATE_WRITE_DEADLINE_MS): Promise<void> {
+    const deadline = Date.now() + deadlineMs;
+    const held = () =>
+      Object.values(this.sims).some((sim) =>
+        sim
+          .requests()
+          .some((r) => r.fault === "late-apply" && r.appliedStatus === undefined && r.aborted !== true),
+      );
+    while (held()) {
+      if (Date.now() > deadline)
+        throw new Error(`a late-applied write was still held after ${deadlineMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, LATE_WRITE_POLL_MS));
+    }
   }
 
   /**

@@ -52,6 +52,7 @@ const operations: fc.Arbitrary<Operation> = fc.constantFrom(
   "upRefresh",
   "upRefresh",
   "destroyRefresh",
+  "upContinue",
 );
 const options = fc.constantFrom<ResourceOption>(
   "deleteBeforeReplace",
@@ -69,6 +70,7 @@ const faults = fc.constantFrom<FaultName>(
   "500-after-post-once",
   "500-after-post",
   "lost-post-then-500",
+  "late-apply-post",
 );
 const switches: fc.Arbitrary<SwitchPatch> = fc.oneof(
   fc.record({ overwrite: fc.constantFrom("keep-id" as const, "new-id" as const) }),

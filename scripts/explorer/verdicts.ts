@@ -8,6 +8,7 @@ import { duplicateDeclarations } from "./edits";
 import type { OperationResult } from "./engine";
 import { allSubs, type Change, type Ledger, type LiveSub, type Snapshot, type StateRecord } from "./ledger";
 import {
+  declaredPairs,
   declaredShop,
   type FaultName,
   type Operation,
@@ -141,6 +142,26 @@ export function untargetedUntouched(facts: OperationFacts, decl: StackDecl): str
  * Subscriptions a successful destroy of `stack` must remove: written by it, recorded (by a record the
  * destroy steps), not retained.
  */
+/**
+ * `up --continue-on-error` never unsubscribes a hook the program declares in a shop (issue 34): the engine
+ * goes on past a failed create to the old resource's delete, which must keep the hook subscribed. A hook
+ * that a declaring resource replaces with `deleteBeforeReplace` may be left unsubscribed by a failed create:
+ * the user asked for that order.
+ */
+export function continueKeepsDeclared(facts: OperationFacts, decl: StackDecl): string[] {
+  if (facts.op !== "upContinue") return [];
+  const violations: string[] = [];
+  for (const pair of declaredPairs(decl)) {
+    const [shop = "", hook] = pair.split("#");
+    const declaring = decl.resources.filter((r) => `${declaredShop(decl, r)}#${r.hook}` === pair);
+    if (declaring.some((r) => r.deleteBeforeReplace)) continue;
+    const subscribed = (snapshot: Snapshot) => (snapshot.get(shop) ?? []).some((s) => s.hook === hook);
+    if (subscribed(facts.before) && !subscribed(facts.after))
+      violations.push(`up --continue-on-error unsubscribed ${shop} ${hook}, which the program declares`);
+  }
+  return violations;
+}
+
 export function destroyable(
   ledger: Ledger,
   stack: StackName,
