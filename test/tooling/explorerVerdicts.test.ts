@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Change, LiveSub, Snapshot } from "../../scripts/explorer/ledger";
 import type { ResourceDecl, StackDecl, Target } from "../../scripts/explorer/model";
-import { leftByKill } from "../../scripts/explorer/verdicts";
+import { continueKeepsDeclared, leftByKill, type OperationFacts } from "../../scripts/explorer/verdicts";
 
 const RESOURCE: ResourceDecl = {
   name: "sub-bravo",
@@ -65,5 +65,36 @@ describe("leftByKill: a write a SIGKILL left between a pinned shop's write and i
     ],
   ] as const)("%s", (_, target, before, changes, allowed) => {
     expect(leftByKill(stackWith(target), before, changes)).toEqual(allowed);
+  });
+});
+
+/** `up --continue-on-error` and the hooks the program declares, row by row. */
+describe("continueKeepsDeclared: a continue-on-error up never leaves a declared hook unsubscribed", () => {
+  const globex: StackDecl = stackWith(GLOBEX);
+  const live: Snapshot = new Map([["main/globex", [WRITTEN]]]);
+  const facts = (op: "upContinue" | "up", before: Snapshot, after: Snapshot) =>
+    ({ op, before, after }) as unknown as OperationFacts;
+  it.each([
+    ["the declared hook subscribed before and after", "upContinue", globex, live, live, []],
+    [
+      "the declared hook unsubscribed by it",
+      "upContinue",
+      globex,
+      live,
+      empty,
+      ["up --continue-on-error unsubscribed main/globex shipment_label_created, which the program declares"],
+    ],
+    [
+      "unsubscribed, but the declaring resource replaces with deleteBeforeReplace",
+      "upContinue",
+      { ...globex, resources: [{ ...RESOURCE, deleteBeforeReplace: true }] },
+      live,
+      empty,
+      [],
+    ],
+    ["unsubscribed by a plain up (judged by the other invariants)", "up", globex, live, empty, []],
+    ["not subscribed before", "upContinue", globex, empty, empty, []],
+  ] as const)("%s", (_name, op, decl, before, after, expected) => {
+    expect(continueKeepsDeclared(facts(op, before, after), decl)).toEqual(expected);
   });
 });
