@@ -78,6 +78,22 @@ function insert(s: string, at: number, c: string): string {
   return s.slice(0, i) + c + s.slice(i);
 }
 
+/** An HTTPS URL with a percent-encoding of any byte, either case, where a path or query may hold one. */
+const percentEncoded = fc
+  .tuple(
+    fc.webUrl({ validSchemes: ["https"], withQueryParameters: true }),
+    // Half of them of an unreserved character (RFC 3986 2.3), the case that is easiest to get wrong.
+    fc.oneof(
+      fc.nat(255),
+      fc.constantFrom(..."-._~az09AZ").map((c) => c.charCodeAt(0)),
+    ),
+    fc.boolean(),
+  )
+  .map(([url, byte, upper]) => {
+    const hex = byte.toString(16).padStart(2, "0");
+    return `${url}/%${upper ? hex.toUpperCase() : hex}x`;
+  });
+
 /** URLs assembled from plausible and implausible parts. */
 const assembled = fc.tuple(scheme, separator, userinfo, host, port, tail).map((parts) => parts.join(""));
 
@@ -97,6 +113,7 @@ export const urlLike: fc.Arbitrary<string> = fc.oneof(
       fc.constantFrom(...SNEAKY_CHARACTERS),
     )
     .map(([url, at, c]) => insert(url, at, c)),
+  percentEncoded,
   anyText(40),
   fc.string({ maxLength: 40 }).map((s) => `https://${s}`),
 );
