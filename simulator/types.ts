@@ -1,6 +1,6 @@
 /**
- * Public types of the Shipping Service API simulator. The names are a contract shared with `provider/`:
- * do not rename them.
+ * Public types of the Shipping Service API simulator (its `./simulator` export): renaming one breaks the
+ * programs and tests that drive the simulator. What the API itself defines lives in `contract/`.
  */
 
 import type { Hook } from "../contract/hooks";
