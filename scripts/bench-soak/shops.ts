@@ -4,7 +4,7 @@ import type { ShopSeed } from "../../simulator";
 /** Writer shops (each with the three hooks: 3 writers per shop). */
 export const WRITER_SHOPS = 10;
 /** The three hooks, one writer each per shop. */
-export const HOOKS = ["shipment_status_change", "shipment_label_created", "order_status_change"] as const;
+export { HOOKS } from "../../contract/hooks";
 /** Key of the shop that owns no subscription (its DELETEs of others' ids must be refused). */
 export const INTRUDER_KEY = "soak-intruder-key";
 

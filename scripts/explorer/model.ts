@@ -15,10 +15,12 @@ export const SERVICE_NAMES = ["main", "other"] as const;
 /** A simulated Shipping service. */
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
-/** The three hooks of the API. */
-export const HOOKS = ["order_status_change", "shipment_status_change", "shipment_label_created"] as const;
+import { HOOKS, type Hook } from "../../contract/hooks";
+
 /** A hook of the API. */
-export type Hook = (typeof HOOKS)[number];
+export type { Hook };
+/** The three hooks of the API, as its contract lists them. */
+export { HOOKS };
 
 /** Shops and their read-write keys, identical on both services: acme has two keys, globex one. */
 export const SHOP_KEYS = {
