@@ -173,41 +173,27 @@ export class Writes {
   }
 
   /**
-   * Reads back just-written ids: a GET of them, tried {@link READ_BACK_ATTEMPTS} times whatever the failure,
-   * then a fresh listing of the shop. Throws the read's failure when every attempt failed.
-   */
-  /**
    * The shop's listing after a write whose answer was lost (the view forgot it), tried like a read-back: the
    * only way to tell whether the write was applied. Undefined when every attempt failed.
    */
   async relist(target: ShopTarget): Promise<LiveSubscription[] | undefined> {
-    for (let attempt = 0; attempt < READ_BACK_ATTEMPTS; attempt++) {
-      if (attempt > 0) await sleep(READ_BACK_RETRY_DELAY_MS * attempt);
-      try {
-        return await this.#views.listing(target);
-      } catch {
-        // tried again, then undefined
-      }
-    }
-    return undefined;
+    const read = await attempts(READ_BACK_ATTEMPTS, READ_BACK_RETRY_DELAY_MS, () =>
+      this.#views.listing(target),
+    );
+    return read.ok ? read.value : undefined;
   }
 
+  /**
+   * Reads back just-written ids: a GET of them, tried {@link READ_BACK_ATTEMPTS} times whatever the failure,
+   * then a fresh listing of the shop. Throws the read's failure when every attempt failed.
+   */
   async confirm(target: ShopTarget, ids: readonly number[]): Promise<LiveSubscription[]> {
-    let failure: unknown;
-    for (let attempt = 0; attempt < READ_BACK_ATTEMPTS; attempt++) {
-      if (attempt > 0) await sleep(READ_BACK_RETRY_DELAY_MS * attempt);
-      try {
-        return await this.#clients.for(target).list(ids);
-      } catch (error) {
-        failure = error;
-      }
-    }
+    const client = this.#clients.for(target);
+    const read = await attempts(READ_BACK_ATTEMPTS, READ_BACK_RETRY_DELAY_MS, () => client.list(ids));
+    if (read.ok) return read.value;
     // A fresh listing of the shop, outside the deployment's view of it (which keeps what it knows).
-    const listing = await this.#clients
-      .for(target)
-      .list()
-      .catch(() => undefined);
-    if (listing === undefined) throw failure;
+    const listing = await client.list().catch(() => undefined);
+    if (listing === undefined) throw read.failure;
     return listing.filter((s) => ids.includes(s.id));
   }
 
@@ -243,16 +229,29 @@ export class Writes {
    * fails {@link UNDO_ATTEMPTS} times.
    */
   async undo(target: ShopTarget, ids: readonly number[], why: unknown): Promise<void> {
-    let failure: unknown;
-    for (let attempt = 0; attempt < UNDO_ATTEMPTS; attempt++) {
-      if (attempt > 0) await sleep(UNDO_RETRY_DELAY_MS * attempt);
-      try {
-        await this.deleteIds(target, ids);
-        return;
-      } catch (error) {
-        failure = error;
-      }
-    }
-    throw undoFailed(target, ids, why, failure);
+    const undone = await attempts(UNDO_ATTEMPTS, UNDO_RETRY_DELAY_MS, () => this.deleteIds(target, ids));
+    if (!undone.ok) throw undoFailed(target, ids, why, undone.failure);
   }
+}
+
+/**
+ * Runs `operation` up to `count` times whatever its failure (on top of the client's own retries, which stop
+ * at what its policy calls final), waiting `delayMs` times the attempt number before each new one: for the
+ * reads and the undo that decide what a write did, where giving up loses that answer.
+ */
+async function attempts<T>(
+  count: number,
+  delayMs: number,
+  operation: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; failure: unknown }> {
+  let failure: unknown;
+  for (let attempt = 0; attempt < count; attempt++) {
+    if (attempt > 0) await sleep(delayMs * attempt);
+    try {
+      return { ok: true, value: await operation() };
+    } catch (error) {
+      failure = error;
+    }
+  }
+  return { ok: false, failure };
 }
