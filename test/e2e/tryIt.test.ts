@@ -78,8 +78,19 @@ function runShell(script: string, cwd: string, env: NodeJS.ProcessEnv, log: stri
   });
 }
 
+/** The demo shop's subscriptions as the simulator at `port` lists them to its demo key. */
+async function liveSubscriptions(port: string): Promise<Array<{ id: number; hook: string; url: string }>> {
+  const answer = await fetch(`http://127.0.0.1:${port}/webhook_subscriptions`, {
+    headers: { authorization: `bearer ${Buffer.from(DEMO_KEY).toString("base64")}` },
+  });
+  const body = (await answer.json()) as {
+    data: { webhook_subscriptions: Array<{ id: number; hook: string; url: string }> };
+  };
+  return body.data.webhook_subscriptions;
+}
+
 describe("the README's Try it", () => {
-  it("takes a fresh clone to a live subscription at the simulator in at most six commands, as printed", async () => {
+  it("takes a fresh clone to a live subscription at the simulator in at most six commands, as printed; destroy removes it", async () => {
     const commands = markedBlock("commands: try it").trim().split("\n");
     expect(commands.length).toBeLessThanOrEqual(6);
     const script = commands.join("\n");
@@ -111,28 +122,21 @@ describe("the README's Try it", () => {
     console.log(`Try it: the commands took a fresh clone to their last line's listing in ${seconds} s`);
 
     // The service's own listing, asked with the demo key: the template's one subscription.
-    const answer = await fetch(`http://127.0.0.1:${port}/webhook_subscriptions`, {
-      headers: { authorization: `bearer ${Buffer.from(DEMO_KEY).toString("base64")}` },
-    });
-    const body = (await answer.json()) as {
-      data: { webhook_subscriptions: Array<{ id: number; hook: string; url: string }> };
-    };
-    const listed = body.data.webhook_subscriptions;
+    const listed = await liveSubscriptions(port);
     expect(listed.map(({ hook, url }) => ({ hook, url }))).toEqual([TEMPLATE_SUBSCRIPTION]);
     const id = listed[0]?.id;
     // What the user sees: the README's last command printed that subscription.
     expect(output).toContain(`"id":${id},"hook":"order_status_change","url":"${TEMPLATE_SUBSCRIPTION.url}"`);
-    // The stack records it, so `pulumi destroy` there removes it.
-    const exported = await runOk("pulumi", ["stack", "export"], {
-      cwd: join(root, "try-it"),
-      env,
-      deadlineMs: 120_000,
-    });
+    // The stack records it, and `pulumi destroy` there (what the README says next) unsubscribes it.
+    const project = { cwd: join(root, "try-it"), env, deadlineMs: 240_000 };
+    const exported = await runOk("pulumi", ["stack", "export"], project);
     const resources =
       (JSON.parse(exported.stdout) as { deployment: { resources?: Array<{ type: string; id?: string }> } })
         .deployment.resources ?? [];
     expect(resources.filter((r) => r.type.endsWith("shipping:WebhookSubscription")).map((r) => r.id)).toEqual(
       [String(id)],
     );
+    await runOk("pulumi", ["destroy", "--yes"], project);
+    expect(await liveSubscriptions(port)).toEqual([]);
   });
 });
