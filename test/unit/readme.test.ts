@@ -1,6 +1,7 @@
 /**
  * The README a user reads on the npm package page, and the docs it links to: short enough to read (the word
- * counts are printed on every run), every relative link lands on a file the package ships, every test a page
+ * counts are printed on every run), each page of docs/ opening with its question and soon answering most of
+ * it with a table or an example, every relative link lands on a file the package ships, every test a page
  * names exists, and one version across package.json, CHANGELOG.md and the README.
  */
 import { execFileSync } from "node:child_process";
@@ -177,6 +178,26 @@ describe("the README's length", () => {
     expect(readme).toContain("npm ci && npm start");
     expect(readme).toContain("npm test");
   });
+});
+
+/** Most words of a docs/ page's opening paragraph, the one that says which question the page answers. */
+const OPENING_WORDS = 90;
+/** Most words from the top of a docs/ page to its first table or code block: the answer to most readers. */
+const FIRST_ANSWER_WORDS = 200;
+
+describe("each page of docs/ opens with what a reader needs from it", () => {
+  it.each(PAGES.filter((page) => page.startsWith("docs/")))(
+    `%s: a question in the first paragraph (at most ${OPENING_WORDS} words), a table or example within ${FIRST_ANSWER_WORDS}`,
+    (page) => {
+      const body = read(page).replace(/^# .*\n+/, "");
+      const opening = body.split(/\n\s*\n/)[0] ?? "";
+      expect(opening, "the first paragraph").toContain("?");
+      expect(countWords(opening)).toBeLessThanOrEqual(OPENING_WORDS);
+      const firstAnswer = body.search(/^(\||```)/m);
+      expect(firstAnswer, "a table or a code block").toBeGreaterThan(-1);
+      expect(countWords(body.slice(0, firstAnswer))).toBeLessThanOrEqual(FIRST_ANSWER_WORDS);
+    },
+  );
 });
 
 describe("links of README.md and docs/*.md", () => {

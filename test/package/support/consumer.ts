@@ -25,16 +25,35 @@ export interface PackedPackage {
   readonly files: readonly string[];
 }
 
-/** Packs the built repository (`npm pack`) into `dir`. */
-export async function packRepository(dir: string): Promise<PackedPackage> {
-  const run = await runOk("npm", ["pack", "--json", "--pack-destination", dir], {
-    cwd: REPO_ROOT,
+/**
+ * Packs a package folder (the repository by default) into `dir` with `npm pack`. The repository's pack skips
+ * npm's scripts: the tests run on the build they made (scripts/test-stage.sh), and its `prepare` would
+ * rebuild dist/ under the test files running beside this one. `{ runScripts: true }` packs as a user does,
+ * `prepare` building dist/ first (a clean clone has none).
+ */
+export async function packRepository(
+  dir: string,
+  options: { readonly from?: string; readonly runScripts?: boolean } = {},
+): Promise<PackedPackage> {
+  const scripts = options.runScripts === true ? [] : ["--ignore-scripts"];
+  const run = await runOk("npm", ["pack", "--json", ...scripts, "--pack-destination", dir], {
+    cwd: options.from ?? REPO_ROOT,
     env: process.env,
     deadlineMs: INSTALL_DEADLINE_MS,
   });
-  const [report] = JSON.parse(run.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const [report] = packReport(run.stdout);
   if (report === undefined) throw new Error(`npm pack reported nothing: ${run.stdout}`);
   return { tarball: join(dir, report.filename), files: report.files.map((f) => f.path) };
+}
+
+/**
+ * `npm pack --json`'s report: the JSON array on stdout, from its first line that is `[` (anything a
+ * lifecycle script printed to stdout before it is skipped; npm 11 prints its script banners to stderr).
+ */
+export function packReport(stdout: string): Array<{ filename: string; files: Array<{ path: string }> }> {
+  const start = stdout.search(/^\[\s*$/m);
+  if (start === -1) throw new Error(`npm pack printed no JSON report: ${stdout.slice(0, 2000)}`);
+  return JSON.parse(stdout.slice(start));
 }
 
 /** A fresh consumer project outside the repository. */
