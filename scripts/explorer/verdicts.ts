@@ -67,16 +67,29 @@ function sharedWithTargetedDelete(facts: OperationFacts, record: StateRecord): b
 }
 
 /**
+ * Whether a failed operation refused the program for declaring the record's hook twice in one shop (two shop
+ * entries whose keys reach the same shop) and the hook is still subscribed there: the engine created the
+ * other declaration before it checked this one, so that create overwrote this record's subscription before
+ * the refusal (docs/safety.md, "Two entries of one shop"). The hook calls a URL the program declares.
+ */
+function overwrittenByTwinDeclaration(facts: OperationFacts, record: StateRecord): boolean {
+  if (facts.result.ok || !facts.result.text.includes(`${record.hook} is declared twice for`)) return false;
+  const shop = allSubs(facts.before).find((s) => s.id === record.id && s.hook === record.hook)?.shop;
+  return (facts.after.get(shop ?? "") ?? []).some((s) => s.hook === record.hook);
+}
+
+/**
  * Invariant: nothing the stack records is deleted or re-pointed by an operation that does not delete its
  * resource (a record the operation left as it was must still be live if it was before), failed or not; except
- * what a targeted operation cannot see (see {@link sharedWithTargetedDelete}).
+ * what a targeted operation cannot see (see {@link sharedWithTargetedDelete}) and what the engine's order lets
+ * a program's twin declaration overwrite (see {@link overwrittenByTwinDeclaration}).
  */
 export function recordsKeptLive(facts: OperationFacts): string[] {
   if (facts.killed) return [];
   return facts.records
     .filter((r) => facts.recordsBefore.some((b) => sameRecord(b, r)))
     .filter((r) => liveIn(facts.before, r) && !liveIn(facts.after, r))
-    .filter((r) => !sharedWithTargetedDelete(facts, r))
+    .filter((r) => !sharedWithTargetedDelete(facts, r) && !overwrittenByTwinDeclaration(facts, r))
     .map(
       (r) =>
         `${what(facts)} ${facts.result.ok ? "succeeded" : "failed"} and removed id ${r.id} ${r.hook} ${r.url}, which ${r.name} records and still records`,

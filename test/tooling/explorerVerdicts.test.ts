@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { Change, LiveSub, Snapshot } from "../../scripts/explorer/ledger";
+import type { Change, LiveSub, Snapshot, StateRecord } from "../../scripts/explorer/ledger";
 import type { ResourceDecl, StackDecl, Target } from "../../scripts/explorer/model";
-import { continueKeepsDeclared, leftByKill, type OperationFacts } from "../../scripts/explorer/verdicts";
+import {
+  continueKeepsDeclared,
+  leftByKill,
+  type OperationFacts,
+  recordsKeptLive,
+} from "../../scripts/explorer/verdicts";
 
 const RESOURCE: ResourceDecl = {
   name: "sub-bravo",
@@ -96,5 +101,42 @@ describe("continueKeepsDeclared: a continue-on-error up never leaves a declared 
     ["not subscribed before", "upContinue", globex, empty, empty, []],
   ] as const)("%s", (_name, op, decl, before, after, expected) => {
     expect(continueKeepsDeclared(facts(op, before, after), decl)).toEqual(expected);
+  });
+});
+
+/** A record the operation kept must stay live, but for the engine-order limits, row by row. */
+describe("recordsKeptLive: a record removed by an operation that kept it", () => {
+  const record: StateRecord = {
+    name: "sub-bravo",
+    id: WRITTEN.id,
+    hook: WRITTEN.hook,
+    url: WRITTEN.url,
+    retainOnDelete: false,
+    protect: false,
+  };
+  const twin: LiveSub = { ...WRITTEN, id: 2, url: "https://hooks.example.com/plain/0" };
+  const twice = `error: ${WRITTEN.hook} is declared twice for shop 1 at http://127.0.0.1:1: shop alt and another shop entry of this stack are the same shop`;
+  const facts = (text: string | undefined, after: Snapshot) =>
+    ({
+      op: "upRefresh",
+      stack: "one",
+      scope: undefined,
+      killed: false,
+      result: { ok: text === undefined, text: text ?? "", outputs: {} },
+      before: new Map([["main/globex", [WRITTEN]]]),
+      after,
+      changes: [],
+      recordsBefore: [record],
+      records: [record],
+      pendingAfter: [],
+    }) as OperationFacts;
+  const removed = `upRefresh of one failed and removed id 1 ${WRITTEN.hook} ${WRITTEN.url}, which sub-bravo records and still records`;
+  it.each([
+    ["overwritten by the twin declaration the engine created first, then refused", twice, [twin], []],
+    ["gone from the shop although the refusal names the hook", twice, [], [removed]],
+    ["overwritten, the failure another one", "error: 500 Internal Server Error", [twin], [removed]],
+    ["still live", twice, [WRITTEN], []],
+  ] as const)("%s", (_name, text, after, expected) => {
+    expect(recordsKeptLive(facts(text, new Map([["main/globex", [...after]]])))).toEqual(expected);
   });
 });
