@@ -9,6 +9,13 @@ export const DEFAULT_CLI_PORT = 4010;
 export const DEFAULT_HOST = "127.0.0.1";
 /** Largest accepted request body, in bytes (1 MiB); larger bodies get 413. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Most items an error answer lists in `errors[]`; past it the message counts the rest, so an answer stays
+ * bounded (about 100 x MAX_ERROR_MESSAGE_CHARS) whatever the request (a 1 MiB body can hold 349,000 items).
+ */
+export const MAX_ERROR_ITEMS = 100;
+/** Longest message of one error item, in characters; a longer one is cut and ends with "...". */
+export const MAX_ERROR_MESSAGE_CHARS = 1_000;
 /** Past this many bytes an oversized body is no longer drained: 413 is sent and the connection closed. */
 export const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 /** Time a request body may take to arrive once the API reads it, in milliseconds; then the answer is 408. */

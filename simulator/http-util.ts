@@ -1,6 +1,6 @@
 /** Small HTTP helpers over node:http: body reading with a size limit, JSON answers, error answers. */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { MAX_DRAIN_BYTES } from "./constants";
+import { MAX_DRAIN_BYTES, MAX_ERROR_ITEMS } from "./constants";
 import { ApiError, ERROR_CODES, errorBody, newRequestId } from "./errors";
 
 /** An answer to send: status, extra headers, and a JSON body (absent = empty body). */
@@ -92,11 +92,13 @@ export function send(res: ServerResponse, answer: Answer): void {
 /** Turn an ApiError into an answer with the production error body and an `x-request-id` header. */
 export function errorAnswer(error: ApiError, scrub: (text: string) => string = (t) => t): Answer {
   const requestId = newRequestId();
-  const items = error.items.map((item) => ({ ...item, message: scrub(item.message) }));
+  const items = error.items
+    .slice(0, MAX_ERROR_ITEMS)
+    .map((item) => ({ ...item, message: scrub(item.message) }));
   return {
     status: error.status,
     headers: { ...error.headers, "x-request-id": requestId },
-    body: errorBody(items, requestId),
+    body: errorBody(items, requestId, error.total),
   };
 }
 

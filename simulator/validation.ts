@@ -2,7 +2,7 @@
 
 import { callbackUrlRefusal } from "../contract/callbackUrl";
 import { HOOKS } from "./constants";
-import { ApiError, ERROR_CODES, type ErrorItem } from "./errors";
+import { ApiError, ERROR_CODES, type ErrorItem, ErrorItems } from "./errors";
 import { describeValue } from "./json-text";
 import type { Hook } from "./types";
 
@@ -53,7 +53,7 @@ export function urlProblem(url: string): string | undefined {
   }
 }
 
-function validateItem(value: unknown, path: string, errors: ErrorItem[]): NewSubscription | undefined {
+function validateItem(value: unknown, path: string, errors: ErrorItems): NewSubscription | undefined {
   if (!isObject(value)) {
     errors.push(subscriptionError(`${path} must be an object with "hook" and "url"`));
     return undefined;
@@ -86,7 +86,8 @@ function validateItem(value: unknown, path: string, errors: ErrorItem[]): NewSub
 
 /**
  * Validate a parsed POST body `{"data":{"webhook_subscriptions":[{hook,url},...]}}` as a whole.
- * Throws one 422 ApiError listing every problem (so a POST is all-or-nothing); answers the items in order.
+ * Throws one 422 ApiError listing the problems (so a POST is all-or-nothing) in order: the first
+ * MAX_ERROR_ITEMS of them and how many there were.
  */
 export function validateCreateBody(body: unknown): NewSubscription[] {
   if (!isObject(body))
@@ -98,7 +99,7 @@ export function validateCreateBody(body: unknown): NewSubscription[] {
   if (!Array.isArray(list) || list.length === 0) {
     throw ApiError.many(422, [subscriptionError(`${ITEMS} must be a non-empty array of {hook, url}`)]);
   }
-  const errors: ErrorItem[] = [];
+  const errors = new ErrorItems();
   const items = list.map((value, i) => validateItem(value, `${ITEMS}[${i}]`, errors));
   const firstIndex = new Map<Hook, number>();
   items.forEach((sub, i) => {
@@ -114,7 +115,7 @@ export function validateCreateBody(body: unknown): NewSubscription[] {
       ),
     );
   });
-  if (errors.length > 0) throw ApiError.many(422, errors);
+  if (errors.total > 0) throw ApiError.many(422, errors.items, errors.total);
   return items as NewSubscription[];
 }
 
