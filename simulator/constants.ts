@@ -20,8 +20,16 @@ export const MAX_ERROR_MESSAGE_CHARS = 1_000;
 export const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 /** Time a request body may take to arrive once the API reads it, in milliseconds; then the answer is 408. */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
-/** Time the request line and headers may take to arrive, in milliseconds; then the answer is 408. */
+/** Default time the request line and headers may take to arrive, in milliseconds; then the answer is 408. */
 export const HEADERS_TIMEOUT_MS = 10_000;
+/** Longest `headersTimeoutMs`, in milliseconds: Node's `requestTimeout` (300 s), which it may not exceed. */
+export const MAX_HEADERS_TIMEOUT_MS = 300_000;
+/**
+ * Time a connection is kept after its last answer (written straight on the socket) was sent, in milliseconds,
+ * before the simulator closes it even if the client keeps its end open: closing at once could reset the
+ * connection and discard the answer before the client read it.
+ */
+export const CLOSE_LINGER_MS = 1_000;
 /** How often Node checks connections for the headers timeout, in milliseconds. */
 export const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
 /** Default size of the request-log ring buffer, in entries. */

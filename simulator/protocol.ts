@@ -6,6 +6,7 @@
 import { type IncomingMessage, STATUS_CODES } from "node:http";
 import { isIPv6 } from "node:net";
 import type { Duplex } from "node:stream";
+import { CLOSE_LINGER_MS } from "./constants";
 import { ApiError, ERROR_CODES } from "./errors";
 import { errorAnswer } from "./http-util";
 
@@ -149,6 +150,22 @@ export function requestLine(rawPacket: unknown): { method: string; target: strin
 }
 
 /**
+ * Close `socket` once what was written is sent and the client closed its end, or CLOSE_LINGER_MS later at
+ * the latest: ending only our side would leave the descriptor held for as long as the client keeps its end.
+ * What the client still sends is read and discarded, so the close is not turned into a reset by unread data.
+ */
+export function closeAfterAnswer(socket: Duplex): void {
+  let timer: NodeJS.Timeout | undefined;
+  socket.once("finish", () => {
+    timer = setTimeout(() => socket.destroy(), CLOSE_LINGER_MS);
+    timer.unref();
+  });
+  socket.once("close", () => clearTimeout(timer));
+  socket.on("end", () => socket.destroy());
+  socket.resume();
+}
+
+/**
  * Answer an error straight on the socket, in the JSON error shape, and close the connection: for requests
  * Node's parser refused and for CONNECT, which never become a request/response pair.
  */
@@ -166,4 +183,5 @@ export function answerOnSocket(socket: Duplex, error: ApiError): void {
     "connection: close",
   ];
   socket.end(`${head.join("\r\n")}\r\n\r\n${text}`);
+  closeAfterAnswer(socket);
 }

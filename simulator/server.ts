@@ -13,12 +13,7 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { type ApiDeps, handleApi } from "./api";
 import { wwwAuthenticate } from "./auth";
-import {
-  CONNECTIONS_CHECK_INTERVAL_MS,
-  DEFAULT_STALL_MS,
-  HEADERS_TIMEOUT_MS,
-  MAX_CONCURRENT_EMITS,
-} from "./constants";
+import { CONNECTIONS_CHECK_INTERVAL_MS, DEFAULT_STALL_MS, MAX_CONCURRENT_EMITS } from "./constants";
 import type { ControlTarget } from "./control";
 import { hostPolicyProblem } from "./control-guard";
 import { answerControl, type ControlDeps, toAnswer } from "./control-http";
@@ -46,6 +41,8 @@ export interface ServerDeps {
   faults: FaultList;
   /** Time a streamed listing may wait for its reader, in milliseconds, before it is cut. */
   listingTimeoutMs: number;
+  /** Time the request line and headers may take to arrive, in milliseconds, before the answer is 408. */
+  headersTimeoutMs: number;
   /** Names besides loopback a Host may give, lower-case (`allowedHosts`). */
   allowedHosts: ReadonlySet<string>;
 }
@@ -231,7 +228,7 @@ export function createSimServer(deps: ServerDeps): SimServer {
   const server = createServer(
     {
       requireHostHeader: false, // checked in hostProblem, so the 400 has the JSON error body and a log entry
-      headersTimeout: HEADERS_TIMEOUT_MS,
+      headersTimeout: deps.headersTimeoutMs,
       connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS,
     },
     (req, res) => dispatch(req, res),

@@ -13,6 +13,8 @@ import {
   DEFAULT_REQUEST_LOG_LIMIT,
   DEFAULT_SHOPS,
   DEFAULT_SWITCHES,
+  HEADERS_TIMEOUT_MS,
+  MAX_HEADERS_TIMEOUT_MS,
   MAX_TIMER_MS,
   MIN_REQUEST_LOG_BYTES,
 } from "./constants";
@@ -44,6 +46,7 @@ interface CheckedOptions {
   logBytes: number;
   deliveryLogBytes: number;
   bodyTimeoutMs: number;
+  headersTimeoutMs: number;
   listingTimeoutMs: number;
 }
 
@@ -90,6 +93,12 @@ function checkOptions(options: SimulatorOptions): CheckedOptions {
     1,
     MAX_TIMER_MS,
   );
+  const headersTimeoutMs = integerOption(
+    "headersTimeoutMs",
+    options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
+    1,
+    MAX_HEADERS_TIMEOUT_MS,
+  );
   const listingTimeoutMs = integerOption(
     "listingTimeoutMs",
     options.listingTimeoutMs ?? DEFAULT_LISTING_TIMEOUT_MS,
@@ -116,6 +125,7 @@ function checkOptions(options: SimulatorOptions): CheckedOptions {
     logBytes,
     deliveryLogBytes,
     bodyTimeoutMs,
+    headersTimeoutMs,
     listingTimeoutMs,
   };
 }
@@ -228,6 +238,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     log,
     faults,
     listingTimeoutMs: checked.listingTimeoutMs,
+    headersTimeoutMs: checked.headersTimeoutMs,
     allowedHosts: checked.allowedHosts,
   });
   await new Promise<void>((resolve, reject) => {

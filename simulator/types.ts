@@ -179,6 +179,11 @@ export interface SimulatorOptions {
   /** Time a request body may take to arrive, in milliseconds, before the answer is 408 (default 10 000). */
   bodyTimeoutMs?: number;
   /**
+   * Time the request line and headers may take to arrive, in milliseconds, before the answer is 408 and the
+   * connection is closed (default 10 000, at most 300 000; Node checks once a second, so the 408 may come up to 1 s later).
+   */
+  headersTimeoutMs?: number;
+  /**
    * Most memory the request log holds, in bytes (strings charged two bytes per character), default 16 MiB,
    * at least 1 MiB; oldest entries are dropped first.
    */
