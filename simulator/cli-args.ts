@@ -39,7 +39,8 @@ Options:
                                 DELETE of another shop's id and an unknown one: 403 or 404 first
                                 (default ownership)
   --shop-fields listed|omitted  shop_id and account_id in listings (default listed)
-  --delivery-ca <file>          PEM of extra CA(s) trusted for webhook deliveries
+  --delivery-ca <file>          PEM of CA(s) trusted for webhook deliveries besides Node's roots
+                                and NODE_EXTRA_CA_CERTS
   --delivery-attempts <n>       attempts per delivery, 1-${MAX_DELIVERY_ATTEMPTS} (default ${DEFAULT_SWITCHES.deliveryAttempts})
   --delivery-backoff-ms <ms>    wait before the 2nd attempt, doubling after (default ${DEFAULT_SWITCHES.deliveryBackoffMs})
   --delivery-failure non-2xx|5xx

@@ -172,7 +172,7 @@ export interface SimulatorOptions {
   /** Default: DEFAULT_SHOPS. */
   shops?: ShopSeed[];
   switches?: Partial<Switches>;
-  /** PEM of extra CA(s) to trust for HTTPS webhook deliveries. */
+  /** PEM of CA(s) trusted for HTTPS webhook deliveries besides Node's default (bundled roots, NODE_EXTRA_CA_CERTS). */
   deliveryCa?: string;
   /** Most entries the request log keeps (oldest dropped first), default 10_000. */
   requestLogLimit?: number;
