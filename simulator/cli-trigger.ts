@@ -3,9 +3,11 @@
  * (its control endpoints) to send an event or a logged delivery to the subscribed receiver, print every
  * attempt and what the receiver answered, and exit 0 only when it was accepted.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { Agent, fetch } from "undici";
 import { integerFlag, negativeValuesJoined, UsageError } from "./cli-args";
+import { CLI_RETRY_SETTINGS, parseRetryAfter, retryDelayMs, shouldRetry } from "./cli-retry";
 import { shownDuration, type WaitSwitches, worstCaseMs } from "./cli-wait";
 import { DEFAULT_CLI_PORT, HOOKS, MAX_EVENT_COUNT } from "./constants";
 import { formatAttempt } from "./delivery-format";
@@ -153,6 +155,43 @@ const causeOf = (error: unknown): string => {
 /** No headers or body timeout of their own: the wait is the command's (cli-wait.ts). */
 const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 
+/** An error body's first message, when the answer is one. */
+const firstMessage = (body: unknown): string | undefined =>
+  (body as { errors?: Array<{ message?: string }> } | undefined)?.errors?.[0]?.message;
+
+/**
+ * POST the command, asking again after a 429 (the simulator is busy with other events: nothing was sent) as
+ * `shouldRetry` allows, each attempt waiting at most `waitMs`; answers the last status and body.
+ */
+async function postCommand(
+  command: ClientCommand,
+  waitMs: number,
+  print: (line: string) => void,
+): Promise<{ status: number; answer: unknown }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const res = await fetch(`${command.baseUrl}${command.path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(command.body),
+      signal: AbortSignal.timeout(waitMs),
+      dispatcher: patient,
+    });
+    const seen = {
+      attempt,
+      status: res.status,
+      retryAfterMs: parseRetryAfter(res.headers.get("retry-after")),
+    };
+    const answer: unknown = await res.json();
+    if (!shouldRetry(seen)) return { status: res.status, answer };
+    const delay = retryDelayMs(seen);
+    const why = firstMessage(answer) ?? "the simulator answered 429";
+    print(
+      `busy: ${why}; asking again in ${shownDuration(delay)} (retry ${attempt} of ${CLI_RETRY_SETTINGS.maxRetries})`,
+    );
+    await sleep(delay);
+  }
+}
+
 /**
  * Send the command, print each attempt with `print`, and answer the exit status. `waitMs` replaces the
  * wait computed from the simulator's switches (for tests).
@@ -181,15 +220,7 @@ export async function runClientCommand(
   let status: number;
   let answer: unknown;
   try {
-    const res = await fetch(`${command.baseUrl}${command.path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(command.body),
-      signal: AbortSignal.timeout(wait),
-      dispatcher: patient,
-    });
-    status = res.status;
-    answer = await res.json();
+    ({ status, answer } = await postCommand(command, wait, print));
   } catch (error) {
     if ((error as Error).name !== "TimeoutError") return unreachable(error);
     print(
