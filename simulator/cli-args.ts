@@ -23,7 +23,9 @@ subscribed receiver, print each attempt, and exit 0 when the receiver accepted i
 
 Options:
   --port <n>                    listen port, 0 = ephemeral (default ${DEFAULT_CLI_PORT})
-  --host <addr>                 loopback address to bind (default ${DEFAULT_HOST})
+  --host <addr>                 address to bind (default ${DEFAULT_HOST}); loopback only, unless --expose
+  --expose                      bind a non-loopback --host (e.g. 0.0.0.0 in a container) and answer
+                                control requests from other machines; --allow-host still applies
   --allow-host <name>           also answer requests whose Host names <name> (repeatable; default:
                                 loopback names only, any other Host gets 403)
   --data <file>                 persist state to this JSON file (default: in memory)
@@ -169,6 +171,7 @@ export function parseCli(argv: string[]): CliCommand {
   }
   options.port = Number(port);
   if (values.host !== undefined) options.host = values.host;
+  if (values.expose === true) options.expose = true;
   if (values["allow-host"] !== undefined) options.allowedHosts = [...values["allow-host"]];
   if (values.data !== undefined) options.dataFile = values.data;
   const shops = values.seed === undefined ? undefined : readSeed(values.seed);
@@ -234,6 +237,7 @@ function parse(argv: string[]) {
 const CLI_OPTIONS = {
   port: { type: "string" },
   host: { type: "string" },
+  expose: { type: "boolean" },
   "allow-host": { type: "string", multiple: true },
   data: { type: "string" },
   seed: { type: "string" },

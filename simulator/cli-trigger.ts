@@ -12,7 +12,6 @@ import { shownDuration, type WaitSwitches, worstCaseMs } from "./cli-wait";
 import { DEFAULT_CLI_PORT, HOOKS, MAX_EVENT_COUNT } from "./constants";
 import { formatAttempt } from "./delivery-format";
 import type { EmittedSummary } from "./delivery-types";
-import { isLoopbackHost } from "./simulator";
 import type { Hook } from "./types";
 
 /** Environment variable naming the simulator's base URL. */
@@ -65,9 +64,11 @@ function baseUrl(flag: string | undefined, env: NodeJS.ProcessEnv): string {
       `${origin} "${text}" is not a URL; use the one the simulator printed, e.g. ${DEFAULT_SIM_URL}`,
     );
   }
-  if (url.protocol !== "http:" || !isLoopbackHost(url.hostname)) {
+  // Any host: a simulator reached by another name (`http://sim:4010` in a CI job) answers when started with
+  // --allow-host for it, and refuses (403, naming --allow-host) otherwise.
+  if (url.protocol !== "http:" || url.username !== "" || url.password !== "") {
     throw new UsageError(
-      `${origin} "${text}" must be http:// on a loopback address, e.g. ${DEFAULT_SIM_URL}`,
+      `${origin} "${text}" must be an http:// URL without user name or password, e.g. ${DEFAULT_SIM_URL} or http://sim:4010`,
     );
   }
   return url.origin;

@@ -80,7 +80,10 @@ async function main(argv: string[]): Promise<void> {
     `Shipping Service API simulator listening on ${sim.baseUrl}\n` +
       `Demo API key (shop ${shop?.name ?? "?"}): ${key}\n` +
       `  send: Authorization: bearer ${Buffer.from(key).toString("base64")}\n` +
-      `State: ${options.dataFile ?? "in memory"}; control endpoints under ${sim.baseUrl}/__sim/\n`,
+      `State: ${options.dataFile ?? "in memory"}; control endpoints under ${sim.baseUrl}/__sim/\n` +
+      (options.expose === true
+        ? `Exposed on ${options.host ?? "?"}: anyone who reaches it may drive it, control endpoints included; Host must be loopback or ${[...(options.allowedHosts ?? [])].join(", ") || "(no --allow-host given)"}\n`
+        : ""),
   );
 }
 

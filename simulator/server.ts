@@ -45,6 +45,8 @@ export interface ServerDeps {
   headersTimeoutMs: number;
   /** Names besides loopback a Host may give, lower-case (`allowedHosts`). */
   allowedHosts: ReadonlySet<string>;
+  /** Started with `expose`: bound to another address, control requests from other machines answered. */
+  exposed: boolean;
 }
 
 /** A server plus the means to stop it without waiting for stalled or delayed requests. */
@@ -222,6 +224,7 @@ export function createSimServer(deps: ServerDeps): SimServer {
     gate: new ListingGate(),
     emitGate: new ListingGate(MAX_CONCURRENT_EMITS),
     allowedHosts: deps.allowedHosts,
+    exposed: deps.exposed,
     scrub: (text) => deps.api.ring.scrub(text),
   };
 

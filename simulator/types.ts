@@ -179,6 +179,12 @@ export interface SimulatorOptions {
   /** Time a request body may take to arrive, in milliseconds, before the answer is 408 (default 10 000). */
   bodyTimeoutMs?: number;
   /**
+   * Bind `host` although it is not loopback (e.g. "0.0.0.0" in a container), and answer control requests
+   * from other machines; the Host allowlist and the control endpoints' checks against web pages stay
+   * (simulator/README.md "Binding another address"). Default false: loopback only.
+   */
+  expose?: boolean;
+  /**
    * Time the request line and headers may take to arrive, in milliseconds, before the answer is 408 and the
    * connection is closed (default 10 000, at most 300 000; Node checks once a second, so the 408 may come up to 1 s later).
    */
