@@ -142,11 +142,32 @@ export function expectationFailed(req: IncomingMessage): ApiError {
   );
 }
 
-/** The method and target of the request line a refused packet starts with, for the request log. */
-export function requestLine(rawPacket: unknown): { method: string; target: string } {
+/** The method, target and version of the request line a refused packet starts with (for the request log). */
+export function requestLine(rawPacket: unknown): { method: string; target: string; version: string } {
   const text = Buffer.isBuffer(rawPacket) ? rawPacket.subarray(0, 2048).toString("latin1") : "";
-  const [method = "", target = ""] = (text.split("\r\n")[0] ?? "").split(" ");
-  return { method: method.slice(0, 32), target: target.slice(0, LONGEST_SHOWN) };
+  const [method = "", target = "", version = ""] = (text.split("\r\n")[0] ?? "").split(" ");
+  return {
+    method: method.slice(0, 32),
+    target: target.slice(0, LONGEST_SHOWN),
+    version: version.slice(0, 16),
+  };
+}
+
+/**
+ * A 505 for a request line whose HTTP version is not 1.x (`HTTP/2.0`, `HTTP/3.0`, `HTTP/0.9`): RFC 9110 15.6.6,
+ * the simulator speaks HTTP/1.1 only. `version` is as sent (`HTTP/2.0`) or as Node parsed it (`2.0`);
+ * undefined for 1.x and for anything that is no version at all (left to the 400 of the parser).
+ */
+export function versionProblem(version: string): ApiError | undefined {
+  const match = /^(?:HTTP\/)?(\d)\.(\d)$/.exec(version);
+  if (match === null || match[1] === "1") return undefined;
+  return new ApiError(
+    505,
+    ERROR_CODES.generic,
+    "HTTP version not supported",
+    `HTTP/${match[1]}.${match[2]} is not supported: send HTTP/1.1 requests`,
+    { connection: "close" },
+  );
 }
 
 /**

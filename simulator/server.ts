@@ -29,6 +29,7 @@ import {
   requestLine,
   type Target,
   transferCodingProblem,
+  versionProblem,
 } from "./protocol";
 import type { RequestLog } from "./request-log";
 import type { RequestLogEntry } from "./types";
@@ -114,9 +115,10 @@ export function createSimServer(deps: ServerDeps): SimServer {
       socket.destroy();
       return;
     }
-    const status = PARSER_STATUSES[error.code ?? ""] ?? 400;
-    const title = STATUS_CODES[status] ?? "Bad Request";
     const line = requestLine(error.rawPacket);
+    const version = versionProblem(line.version);
+    const status = version?.status ?? PARSER_STATUSES[error.code ?? ""] ?? 400;
+    const title = STATUS_CODES[status] ?? "Bad Request";
     const { rawPath, query } = splitRaw(line.target);
     const entry = deps.log.begin(unparsedRequest(line.method), rawPath, query, deps.api.ring);
     entry.status = status;
@@ -124,7 +126,7 @@ export function createSimServer(deps: ServerDeps): SimServer {
       error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "did not arrive in time" : "could not be parsed";
     answerOnSocket(
       socket,
-      new ApiError(status, ERROR_CODES.generic, title, `the HTTP request ${reason}: ${title}`),
+      version ?? new ApiError(status, ERROR_CODES.generic, title, `the HTTP request ${reason}: ${title}`),
     );
   };
 
@@ -242,7 +244,7 @@ export function createSimServer(deps: ServerDeps): SimServer {
     let refusal: ApiError | undefined;
     try {
       target = parseTarget(req.url ?? "/");
-      refusal = hostProblem(req);
+      refusal = versionProblem(req.httpVersion) ?? hostProblem(req);
     } catch (error) {
       target = { ...splitRaw(req.url ?? "/"), path: "" };
       refusal = error as ApiError;
