@@ -91,6 +91,11 @@ export const MAX_CONCURRENT_EMITS = 8;
 export const DEFAULT_LISTING_TIMEOUT_MS = 10_000;
 /** Longest delay a Node timer can hold, in milliseconds (2^31-1, about 24.8 days); longer ones fire at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * Most faults active at once: each API request walks them, and `POST /__sim/faults` answers the list, so an
+ * unbounded list made both grow without end (and the POSTs quadratic).
+ */
+export const MAX_FAULTS = 100;
 /** Default duration of a "stall" fault before the socket is destroyed, in milliseconds. */
 export const DEFAULT_STALL_MS = 120_000;
 /** Title answered by `GET /`. */
