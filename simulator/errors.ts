@@ -77,10 +77,13 @@ export class ErrorItems {
   /** How many problems were found in all. */
   total = 0;
 
-  /** Note one problem. */
-  push(item: ErrorItem): void {
+  /**
+   * Note one problem; given as a function, the item is only built when it is kept (a body of 349,000 bad items
+   * would otherwise build 140 MB of messages to drop).
+   */
+  push(item: ErrorItem | (() => ErrorItem)): void {
     this.total += 1;
-    if (this.items.length < MAX_ERROR_ITEMS) this.items.push(item);
+    if (this.items.length < MAX_ERROR_ITEMS) this.items.push(typeof item === "function" ? item() : item);
   }
 }
 

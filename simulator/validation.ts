@@ -53,31 +53,44 @@ export function urlProblem(url: string): string | undefined {
   }
 }
 
-function validateItem(value: unknown, path: string, errors: ErrorItems): NewSubscription | undefined {
+/** The path of item `index` in messages. */
+const itemPath = (index: number): string => `${ITEMS}[${index}]`;
+
+/** Check item `index`; its problems are built only when `errors` keeps them (see ErrorItems). */
+function validateItem(value: unknown, index: number, errors: ErrorItems): NewSubscription | undefined {
+  const path = (): string => itemPath(index);
   if (!isObject(value)) {
-    errors.push(subscriptionError(`${path} must be an object with "hook" and "url"`));
+    errors.push(() => subscriptionError(`${path()} must be an object with "hook" and "url"`));
     return undefined;
   }
   const { hook, url } = value;
   let ok = true;
   if (typeof hook !== "string" || !(HOOKS as readonly string[]).includes(hook)) {
     // Described, never stringified: the value is the client's (possibly huge or nested 100,000 deep).
-    const got = hook === undefined ? "is missing" : `is ${describeValue(hook)}`;
-    errors.push(
-      item(ERROR_CODES.invalidHook, "Invalid hook", `${path}.hook ${got}; it must be one of ${HOOK_LIST}`),
-    );
+    errors.push(() => {
+      const got = hook === undefined ? "is missing" : `is ${describeValue(hook)}`;
+      return item(
+        ERROR_CODES.invalidHook,
+        "Invalid hook",
+        `${path()}.hook ${got}; it must be one of ${HOOK_LIST}`,
+      );
+    });
     ok = false;
   }
   if (typeof url !== "string") {
     const got = url === undefined ? "is missing" : "must be a string";
-    errors.push(
-      item(ERROR_CODES.invalidUrl, "Invalid url", `${path}.url ${got}; it must be an https URL in lowercase`),
+    errors.push(() =>
+      item(
+        ERROR_CODES.invalidUrl,
+        "Invalid url",
+        `${path()}.url ${got}; it must be an https URL in lowercase`,
+      ),
     );
     ok = false;
   } else {
     const problem = urlProblem(url);
     if (problem !== undefined) {
-      errors.push(item(ERROR_CODES.invalidUrl, "Invalid url", `${path}.url ${problem}`));
+      errors.push(() => item(ERROR_CODES.invalidUrl, "Invalid url", `${path()}.url ${problem}`));
       ok = false;
     }
   }
@@ -100,7 +113,7 @@ export function validateCreateBody(body: unknown): NewSubscription[] {
     throw ApiError.many(422, [subscriptionError(`${ITEMS} must be a non-empty array of {hook, url}`)]);
   }
   const errors = new ErrorItems();
-  const items = list.map((value, i) => validateItem(value, `${ITEMS}[${i}]`, errors));
+  const items = list.map((value, i) => validateItem(value, i, errors));
   const firstIndex = new Map<Hook, number>();
   items.forEach((sub, i) => {
     if (sub === undefined) return;
