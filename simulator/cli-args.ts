@@ -16,6 +16,8 @@ import type { SimulatorOptions, Switches } from "./types";
 export const USAGE = `Usage: shipping-api-sim [options]
        shipping-api-sim trigger <hook> [--shop NAME] [--set field=value ...] [--unset field ...] [--count N] [--url URL]
        shipping-api-sim resend <delivery id> [--url URL]
+       shipping-api-sim deliveries [--hook HOOK] [--shop NAME] [--status RESULT|CODE] [--since 10m|DATE] [--url URL]
+       shipping-api-sim switches [--set name=value ...] [--url URL]
 
 Local simulator of the Shipping Service webhook-subscription API. With trigger or resend, send an event or a
 logged delivery from a running simulator (--url, else $SHIPPING_SIM_URL, else http://127.0.0.1:4010) to the
@@ -56,6 +58,8 @@ Options:
   --help                        show this help
 
 Every delivery attempt prints one line: hook, shop, delivery id, target host, status or error, duration.
+deliveries prints a running simulator's delivery log that way, filtered; switches prints its switches, or
+changes them with --set (e.g. --set deliveryAttempts=5 --set deliveryFailure=5xx).
 `;
 
 /** A command-line error: the message names the flag and the allowed values. Exit status 2. */

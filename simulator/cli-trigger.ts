@@ -53,7 +53,8 @@ function assignment(text: string): [string, unknown] {
   }
 }
 
-function baseUrl(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+/** The simulator's origin from `--url`, else SHIPPING_SIM_URL, else DEFAULT_SIM_URL; UsageError when unusable. */
+export function baseUrl(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   const text = flag ?? env[URL_ENV] ?? DEFAULT_SIM_URL;
   const origin = flag === undefined ? (env[URL_ENV] === undefined ? "default" : URL_ENV) : "--url";
   let url: URL;
