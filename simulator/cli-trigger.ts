@@ -81,6 +81,7 @@ const TRIGGER_OPTIONS = {
   unset: { type: "string", multiple: true },
   count: { type: "string" },
   url: { type: "string" },
+  "sender-key": { type: "string" },
 } as const;
 
 function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
@@ -106,6 +107,7 @@ function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
   }
   if (Object.keys(set).length > 0) event.set = set;
   if (values.unset !== undefined) event.unset = values.unset;
+  if (values["sender-key"] !== undefined) event.senderKey = values["sender-key"];
   return {
     baseUrl: baseUrl(values.url, env),
     path: "/__sim/events",
