@@ -56,43 +56,33 @@ export function urlProblem(url: string): string | undefined {
 /** The path of item `index` in messages. */
 const itemPath = (index: number): string => `${ITEMS}[${index}]`;
 
-/** Check item `index`; its problems are built only when `errors` keeps them (see ErrorItems). */
+/** Check item `index`; a problem's message is built only when `errors` keeps it (see ErrorItems.full). */
 function validateItem(value: unknown, index: number, errors: ErrorItems): NewSubscription | undefined {
-  const path = (): string => itemPath(index);
   if (!isObject(value)) {
-    errors.push(() => subscriptionError(`${path()} must be an object with "hook" and "url"`));
+    if (errors.full) errors.skip();
+    else errors.push(subscriptionError(`${itemPath(index)} must be an object with "hook" and "url"`));
     return undefined;
   }
   const { hook, url } = value;
   let ok = true;
   if (typeof hook !== "string" || !(HOOKS as readonly string[]).includes(hook)) {
-    // Described, never stringified: the value is the client's (possibly huge or nested 100,000 deep).
-    errors.push(() => {
+    ok = false;
+    if (errors.full) errors.skip();
+    else {
+      // Described, never stringified: the value is the client's (possibly huge or nested 100,000 deep).
       const got = hook === undefined ? "is missing" : `is ${describeValue(hook)}`;
-      return item(
-        ERROR_CODES.invalidHook,
-        "Invalid hook",
-        `${path()}.hook ${got}; it must be one of ${HOOK_LIST}`,
-      );
-    });
-    ok = false;
-  }
-  if (typeof url !== "string") {
-    const got = url === undefined ? "is missing" : "must be a string";
-    errors.push(() =>
-      item(
-        ERROR_CODES.invalidUrl,
-        "Invalid url",
-        `${path()}.url ${got}; it must be an https URL in lowercase`,
-      ),
-    );
-    ok = false;
-  } else {
-    const problem = urlProblem(url);
-    if (problem !== undefined) {
-      errors.push(() => item(ERROR_CODES.invalidUrl, "Invalid url", `${path()}.url ${problem}`));
-      ok = false;
+      const message = `${itemPath(index)}.hook ${got}; it must be one of ${HOOK_LIST}`;
+      errors.push(item(ERROR_CODES.invalidHook, "Invalid hook", message));
     }
+  }
+  const problem =
+    typeof url !== "string"
+      ? `${url === undefined ? "is missing" : "must be a string"}; it must be an https URL in lowercase`
+      : urlProblem(url);
+  if (problem !== undefined) {
+    ok = false;
+    if (errors.full) errors.skip();
+    else errors.push(item(ERROR_CODES.invalidUrl, "Invalid url", `${itemPath(index)}.url ${problem}`));
   }
   return ok ? { hook: hook as Hook, url: url as string } : undefined;
 }
