@@ -15,7 +15,7 @@ import type { SimulatorOptions, Switches } from "./types";
 /** Usage text printed by --help and after a flag error. */
 export const USAGE = `Usage: shipping-api-sim [options]
        shipping-api-sim trigger <hook> [--shop NAME] [--set field=value ...] [--unset field ...] [--count N]
-                                [--sender-key KEY] [--url URL]
+                                [--sender-key KEY] [--fixture FILE] [--url URL]
        shipping-api-sim resend <delivery id> [--url URL]
        shipping-api-sim deliveries [--hook HOOK] [--shop NAME] [--status RESULT|CODE] [--since 10m|DATE] [--url URL]
        shipping-api-sim switches [--set name=value ...] [--url URL]

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { Agent, fetch } from "undici";
 import { integerFlag, negativeValuesJoined, UsageError } from "./cli-args";
+import { overFixture, readFixture } from "./cli-fixture";
 import { CLI_RETRY_SETTINGS, parseRetryAfter, retryDelayMs, shouldRetry } from "./cli-retry";
 import { shownDuration, type WaitSwitches, worstCaseMs } from "./cli-wait";
 import { DEFAULT_CLI_PORT, HOOKS, MAX_EVENT_COUNT } from "./constants";
@@ -82,6 +83,7 @@ const TRIGGER_OPTIONS = {
   count: { type: "string" },
   url: { type: "string" },
   "sender-key": { type: "string" },
+  fixture: { type: "string" },
 } as const;
 
 function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
@@ -91,11 +93,13 @@ function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
     strict: true,
     options: TRIGGER_OPTIONS,
   });
-  if (positionals.length !== 1) throw new UsageError(`trigger takes one hook: ${HOOKS.join(", ")}`);
-  const hook = positionals[0] as Hook;
-  if (!HOOKS.includes(hook))
+  const fixture = values.fixture === undefined ? undefined : readFixture(values.fixture);
+  if (positionals.length > 1 || (positionals.length === 0 && fixture === undefined))
+    throw new UsageError(`trigger takes one hook: ${HOOKS.join(", ")} (or --fixture <file>)`);
+  const hook = positionals[0] as Hook | undefined;
+  if (hook !== undefined && !HOOKS.includes(hook))
     throw new UsageError(`trigger <hook> must be one of ${HOOKS.join(", ")} (got "${hook}")`);
-  const event: Record<string, unknown> = { kind: hook };
+  const event: Record<string, unknown> = hook === undefined ? {} : { kind: hook };
   if (values.shop !== undefined) event.shop = values.shop;
   const count = integerFlag("count", values.count, 1, MAX_EVENT_COUNT);
   if (count !== undefined) event.count = count;
@@ -108,12 +112,13 @@ function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
   if (Object.keys(set).length > 0) event.set = set;
   if (values.unset !== undefined) event.unset = values.unset;
   if (values["sender-key"] !== undefined) event.senderKey = values["sender-key"];
+  const body = fixture === undefined ? event : overFixture(fixture, event);
   return {
     baseUrl: baseUrl(values.url, env),
     path: "/__sim/events",
-    body: event,
+    body,
     what: "event",
-    events: count ?? 1,
+    events: typeof body.count === "number" ? Math.min(MAX_EVENT_COUNT, Math.max(1, body.count)) : 1,
   };
 }
 
