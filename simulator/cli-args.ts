@@ -14,8 +14,11 @@ import type { SimulatorOptions, Switches } from "./types";
 
 /** Usage text printed by --help and after a flag error. */
 export const USAGE = `Usage: shipping-api-sim [options]
-       shipping-api-sim trigger <hook> [--shop NAME] [--set field=value ...] [--unset field ...] [--count N] [--url URL]
+       shipping-api-sim trigger <hook> [--shop NAME] [--set field=value ...] [--unset field ...] [--count N]
+                                [--sender-key KEY] [--fixture FILE] [--url URL]
        shipping-api-sim resend <delivery id> [--url URL]
+       shipping-api-sim deliveries [--hook HOOK] [--shop NAME] [--status RESULT|CODE] [--since 10m|DATE] [--url URL]
+       shipping-api-sim switches [--set name=value ...] [--url URL]
 
 Local simulator of the Shipping Service webhook-subscription API. With trigger or resend, send an event or a
 logged delivery from a running simulator (--url, else $SHIPPING_SIM_URL, else http://127.0.0.1:4010) to the
@@ -23,7 +26,9 @@ subscribed receiver, print each attempt, and exit 0 when the receiver accepted i
 
 Options:
   --port <n>                    listen port, 0 = ephemeral (default ${DEFAULT_CLI_PORT})
-  --host <addr>                 loopback address to bind (default ${DEFAULT_HOST})
+  --host <addr>                 address to bind (default ${DEFAULT_HOST}); loopback only, unless --expose
+  --expose                      bind a non-loopback --host (e.g. 0.0.0.0 in a container) and answer
+                                control requests from other machines; --allow-host still applies
   --allow-host <name>           also answer requests whose Host names <name> (repeatable; default:
                                 loopback names only, any other Host gets 403)
   --data <file>                 persist state to this JSON file (default: in memory)
@@ -39,7 +44,8 @@ Options:
                                 DELETE of another shop's id and an unknown one: 403 or 404 first
                                 (default ownership)
   --shop-fields listed|omitted  shop_id and account_id in listings (default listed)
-  --delivery-ca <file>          PEM of extra CA(s) trusted for webhook deliveries
+  --delivery-ca <file>          PEM of CA(s) trusted for webhook deliveries besides Node's roots
+                                and NODE_EXTRA_CA_CERTS
   --delivery-attempts <n>       attempts per delivery, 1-${MAX_DELIVERY_ATTEMPTS} (default ${DEFAULT_SWITCHES.deliveryAttempts})
   --delivery-backoff-ms <ms>    wait before the 2nd attempt, doubling after (default ${DEFAULT_SWITCHES.deliveryBackoffMs})
   --delivery-failure non-2xx|5xx
@@ -53,6 +59,8 @@ Options:
   --help                        show this help
 
 Every delivery attempt prints one line: hook, shop, delivery id, target host, status or error, duration.
+deliveries prints a running simulator's delivery log that way, filtered; switches prints its switches, or
+changes them with --set (e.g. --set deliveryAttempts=5 --set deliveryFailure=5xx).
 `;
 
 /** A command-line error: the message names the flag and the allowed values. Exit status 2. */
@@ -168,6 +176,7 @@ export function parseCli(argv: string[]): CliCommand {
   }
   options.port = Number(port);
   if (values.host !== undefined) options.host = values.host;
+  if (values.expose === true) options.expose = true;
   if (values["allow-host"] !== undefined) options.allowedHosts = [...values["allow-host"]];
   if (values.data !== undefined) options.dataFile = values.data;
   const shops = values.seed === undefined ? undefined : readSeed(values.seed);
@@ -233,6 +242,7 @@ function parse(argv: string[]) {
 const CLI_OPTIONS = {
   port: { type: "string" },
   host: { type: "string" },
+  expose: { type: "boolean" },
   "allow-host": { type: "string", multiple: true },
   data: { type: "string" },
   seed: { type: "string" },

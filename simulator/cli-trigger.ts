@@ -3,14 +3,16 @@
  * (its control endpoints) to send an event or a logged delivery to the subscribed receiver, print every
  * attempt and what the receiver answered, and exit 0 only when it was accepted.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { Agent, fetch } from "undici";
 import { integerFlag, negativeValuesJoined, UsageError } from "./cli-args";
+import { overFixture, readFixture } from "./cli-fixture";
+import { CLI_RETRY_SETTINGS, parseRetryAfter, retryDelayMs, shouldRetry } from "./cli-retry";
 import { shownDuration, type WaitSwitches, worstCaseMs } from "./cli-wait";
 import { DEFAULT_CLI_PORT, HOOKS, MAX_EVENT_COUNT } from "./constants";
 import { formatAttempt } from "./delivery-format";
 import type { EmittedSummary } from "./delivery-types";
-import { isLoopbackHost } from "./simulator";
 import type { Hook } from "./types";
 
 /** Environment variable naming the simulator's base URL. */
@@ -52,7 +54,8 @@ function assignment(text: string): [string, unknown] {
   }
 }
 
-function baseUrl(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+/** The simulator's origin from `--url`, else SHIPPING_SIM_URL, else DEFAULT_SIM_URL; UsageError when unusable. */
+export function baseUrl(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   const text = flag ?? env[URL_ENV] ?? DEFAULT_SIM_URL;
   const origin = flag === undefined ? (env[URL_ENV] === undefined ? "default" : URL_ENV) : "--url";
   let url: URL;
@@ -63,9 +66,11 @@ function baseUrl(flag: string | undefined, env: NodeJS.ProcessEnv): string {
       `${origin} "${text}" is not a URL; use the one the simulator printed, e.g. ${DEFAULT_SIM_URL}`,
     );
   }
-  if (url.protocol !== "http:" || !isLoopbackHost(url.hostname)) {
+  // Any host: a simulator reached by another name (`http://sim:4010` in a CI job) answers when started with
+  // --allow-host for it, and refuses (403, naming --allow-host) otherwise.
+  if (url.protocol !== "http:" || url.username !== "" || url.password !== "") {
     throw new UsageError(
-      `${origin} "${text}" must be http:// on a loopback address, e.g. ${DEFAULT_SIM_URL}`,
+      `${origin} "${text}" must be an http:// URL without user name or password, e.g. ${DEFAULT_SIM_URL} or http://sim:4010`,
     );
   }
   return url.origin;
@@ -77,6 +82,8 @@ const TRIGGER_OPTIONS = {
   unset: { type: "string", multiple: true },
   count: { type: "string" },
   url: { type: "string" },
+  "sender-key": { type: "string" },
+  fixture: { type: "string" },
 } as const;
 
 function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
@@ -86,11 +93,13 @@ function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
     strict: true,
     options: TRIGGER_OPTIONS,
   });
-  if (positionals.length !== 1) throw new UsageError(`trigger takes one hook: ${HOOKS.join(", ")}`);
-  const hook = positionals[0] as Hook;
-  if (!HOOKS.includes(hook))
+  const fixture = values.fixture === undefined ? undefined : readFixture(values.fixture);
+  if (positionals.length > 1 || (positionals.length === 0 && fixture === undefined))
+    throw new UsageError(`trigger takes one hook: ${HOOKS.join(", ")} (or --fixture <file>)`);
+  const hook = positionals[0] as Hook | undefined;
+  if (hook !== undefined && !HOOKS.includes(hook))
     throw new UsageError(`trigger <hook> must be one of ${HOOKS.join(", ")} (got "${hook}")`);
-  const event: Record<string, unknown> = { kind: hook };
+  const event: Record<string, unknown> = hook === undefined ? {} : { kind: hook };
   if (values.shop !== undefined) event.shop = values.shop;
   const count = integerFlag("count", values.count, 1, MAX_EVENT_COUNT);
   if (count !== undefined) event.count = count;
@@ -102,12 +111,14 @@ function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
   }
   if (Object.keys(set).length > 0) event.set = set;
   if (values.unset !== undefined) event.unset = values.unset;
+  if (values["sender-key"] !== undefined) event.senderKey = values["sender-key"];
+  const body = fixture === undefined ? event : overFixture(fixture, event);
   return {
     baseUrl: baseUrl(values.url, env),
     path: "/__sim/events",
-    body: event,
+    body,
     what: "event",
-    events: count ?? 1,
+    events: typeof body.count === "number" ? Math.min(MAX_EVENT_COUNT, Math.max(1, body.count)) : 1,
   };
 }
 
@@ -153,6 +164,43 @@ const causeOf = (error: unknown): string => {
 /** No headers or body timeout of their own: the wait is the command's (cli-wait.ts). */
 const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 
+/** An error body's first message, when the answer is one. */
+const firstMessage = (body: unknown): string | undefined =>
+  (body as { errors?: Array<{ message?: string }> } | undefined)?.errors?.[0]?.message;
+
+/**
+ * POST the command, asking again after a 429 (the simulator is busy with other events: nothing was sent) as
+ * `shouldRetry` allows, each attempt waiting at most `waitMs`; answers the last status and body.
+ */
+async function postCommand(
+  command: ClientCommand,
+  waitMs: number,
+  print: (line: string) => void,
+): Promise<{ status: number; answer: unknown }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const res = await fetch(`${command.baseUrl}${command.path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(command.body),
+      signal: AbortSignal.timeout(waitMs),
+      dispatcher: patient,
+    });
+    const seen = {
+      attempt,
+      status: res.status,
+      retryAfterMs: parseRetryAfter(res.headers.get("retry-after")),
+    };
+    const answer: unknown = await res.json();
+    if (!shouldRetry(seen)) return { status: res.status, answer };
+    const delay = retryDelayMs(seen);
+    const why = firstMessage(answer) ?? "the simulator answered 429";
+    print(
+      `busy: ${why}; asking again in ${shownDuration(delay)} (retry ${attempt} of ${CLI_RETRY_SETTINGS.maxRetries})`,
+    );
+    await sleep(delay);
+  }
+}
+
 /**
  * Send the command, print each attempt with `print`, and answer the exit status. `waitMs` replaces the
  * wait computed from the simulator's switches (for tests).
@@ -181,15 +229,7 @@ export async function runClientCommand(
   let status: number;
   let answer: unknown;
   try {
-    const res = await fetch(`${command.baseUrl}${command.path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(command.body),
-      signal: AbortSignal.timeout(wait),
-      dispatcher: patient,
-    });
-    status = res.status;
-    answer = await res.json();
+    ({ status, answer } = await postCommand(command, wait, print));
   } catch (error) {
     if ((error as Error).name !== "TimeoutError") return unreachable(error);
     print(

@@ -4,6 +4,7 @@
  * delivery attempt; or, as `trigger` / `resend`, drive a running one.
  */
 import { parseCli, USAGE, UsageError } from "./cli-args";
+import { parseInspectCommand, runInspectCommand } from "./cli-inspect";
 import { parseClientCommand, runClientCommand } from "./cli-trigger";
 import { DEFAULT_SHOPS } from "./constants";
 import { formatAttempt } from "./delivery-format";
@@ -31,9 +32,20 @@ async function client(name: "trigger" | "resend", argv: string[]): Promise<void>
   process.exit(await runClientCommand(command, (line) => process.stdout.write(`${line}\n`)));
 }
 
+async function inspect(name: "deliveries" | "switches", argv: string[]): Promise<void> {
+  let command: ReturnType<typeof parseInspectCommand>;
+  try {
+    command = parseInspectCommand(name, argv);
+  } catch (error) {
+    usageError(error);
+  }
+  process.exit(await runInspectCommand(command, (line) => process.stdout.write(`${line}\n`)));
+}
+
 async function main(argv: string[]): Promise<void> {
   const [first, ...rest] = argv;
   if (first === "trigger" || first === "resend") return client(first, rest);
+  if (first === "deliveries" || first === "switches") return inspect(first, rest);
   let command: ReturnType<typeof parseCli>;
   try {
     command = parseCli(argv);
@@ -80,7 +92,10 @@ async function main(argv: string[]): Promise<void> {
     `Shipping Service API simulator listening on ${sim.baseUrl}\n` +
       `Demo API key (shop ${shop?.name ?? "?"}): ${key}\n` +
       `  send: Authorization: bearer ${Buffer.from(key).toString("base64")}\n` +
-      `State: ${options.dataFile ?? "in memory"}; control endpoints under ${sim.baseUrl}/__sim/\n`,
+      `State: ${options.dataFile ?? "in memory"}; control endpoints under ${sim.baseUrl}/__sim/\n` +
+      (options.expose === true
+        ? `Exposed on ${options.host ?? "?"}: anyone who reaches it may drive it, control endpoints included; Host must be loopback or ${[...(options.allowedHosts ?? [])].join(", ") || "(no --allow-host given)"}\n`
+        : ""),
   );
 }
 

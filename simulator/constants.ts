@@ -9,12 +9,27 @@ export const DEFAULT_CLI_PORT = 4010;
 export const DEFAULT_HOST = "127.0.0.1";
 /** Largest accepted request body, in bytes (1 MiB); larger bodies get 413. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Most items an error answer lists in `errors[]`; past it the message counts the rest, so an answer stays
+ * bounded (about 100 x MAX_ERROR_MESSAGE_CHARS) whatever the request (a 1 MiB body can hold 349,000 items).
+ */
+export const MAX_ERROR_ITEMS = 100;
+/** Longest message of one error item, in characters; a longer one is cut and ends with "...". */
+export const MAX_ERROR_MESSAGE_CHARS = 1_000;
 /** Past this many bytes an oversized body is no longer drained: 413 is sent and the connection closed. */
 export const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 /** Time a request body may take to arrive once the API reads it, in milliseconds; then the answer is 408. */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
-/** Time the request line and headers may take to arrive, in milliseconds; then the answer is 408. */
+/** Default time the request line and headers may take to arrive, in milliseconds; then the answer is 408. */
 export const HEADERS_TIMEOUT_MS = 10_000;
+/** Longest `headersTimeoutMs`, in milliseconds: Node's `requestTimeout` (300 s), which it may not exceed. */
+export const MAX_HEADERS_TIMEOUT_MS = 300_000;
+/**
+ * Time a connection is kept after its last answer (written straight on the socket) was sent, in milliseconds,
+ * before the simulator closes it even if the client keeps its end open: closing at once could reset the
+ * connection and discard the answer before the client read it.
+ */
+export const CLOSE_LINGER_MS = 1_000;
 /** How often Node checks connections for the headers timeout, in milliseconds. */
 export const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
 /** Default size of the request-log ring buffer, in entries. */
@@ -76,6 +91,11 @@ export const MAX_CONCURRENT_EMITS = 8;
 export const DEFAULT_LISTING_TIMEOUT_MS = 10_000;
 /** Longest delay a Node timer can hold, in milliseconds (2^31-1, about 24.8 days); longer ones fire at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * Most faults active at once: each API request walks them, and `POST /__sim/faults` answers the list, so an
+ * unbounded list made both grow without end (and the POSTs quadratic).
+ */
+export const MAX_FAULTS = 100;
 /** Default duration of a "stall" fault before the socket is destroyed, in milliseconds. */
 export const DEFAULT_STALL_MS = 120_000;
 /** Title answered by `GET /`. */

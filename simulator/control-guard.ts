@@ -1,15 +1,35 @@
 /**
- * What keeps a web page from driving the control endpoints (issue 29, defect 1). A browser sends a form or a
- * `text/plain` POST to any site without asking first, and a page can rebind its own DNS name to 127.0.0.1 to
- * read answers; so a control request is refused when its Host is not a loopback name, when it says it comes
- * from another origin (`Origin`, `Sec-Fetch-Site`), or when it carries a body not declared as JSON (which a
- * browser only sends cross-origin after a CORS preflight this simulator never grants). curl and test code
- * send none of these and are not affected.
+ * Who may reach the simulator, in one place (simulator/README.md "Binding another address" says the same).
+ *
+ * - Bind address: loopback unless started with `expose` (`--expose --host 0.0.0.0`), which binds the given
+ *   address and lets control requests come from other machines (`controlPeerAllowed`): everything that can
+ *   reach that address can then drive the simulator, so expose it on a private network only (a CI job's
+ *   service network, a docker network).
+ * - Host allowlist, exposed or not: a request (any path) whose Host is not a loopback name nor one of
+ *   `allowedHosts` is refused 403 (`hostPolicyProblem`).
+ * - Web pages, exposed or not (issue 29, defect 1): a browser sends a form or a `text/plain` POST to any site
+ *   without asking first, and a page can rebind its own DNS name to 127.0.0.1 to read answers; so a control
+ *   request is also refused when it says it comes from another origin (`Origin`, `Sec-Fetch-Site`) or carries
+ *   a body not declared as JSON (which a browser only sends cross-origin after a CORS preflight this
+ *   simulator never grants). curl and test code send none of these and are not affected.
  */
 import type { IncomingMessage } from "node:http";
-import { isLoopbackAddress } from "./control";
+import { isIPv4, isIPv6 } from "node:net";
 import { ApiError, ERROR_CODES } from "./errors";
 import { isJsonContentType } from "./validation";
+
+/** Whether a peer address is loopback: 127.0.0.0/8, ::1, or IPv4-mapped 127.x. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const v4 = address.startsWith("::ffff:") ? address.slice("::ffff:".length) : address;
+  if (isIPv4(v4)) return v4.startsWith("127.");
+  return isIPv6(address) && (address === "::1" || address === "0:0:0:0:0:0:0:1");
+}
+
+/** Whether a control request may come from `remoteAddress`: a loopback peer, or any when `exposed`. */
+export function controlPeerAllowed(remoteAddress: string | undefined, exposed: boolean): boolean {
+  return exposed ? remoteAddress !== undefined : isLoopbackAddress(remoteAddress);
+}
 
 /** `Sec-Fetch-Site` values of a request a user or the page's own origin made. */
 const SAME_ORIGIN_FETCH = new Set(["same-origin", "none"]);

@@ -20,6 +20,8 @@ export interface ControlDeps {
   emitGate: ListingGate;
   /** Names besides loopback a Host may give (`allowedHosts`). */
   allowedHosts: ReadonlySet<string>;
+  /** Started with `expose`: control requests from other machines are answered (control-guard.ts). */
+  exposed: boolean;
   scrub(text: string): string;
 }
 
@@ -119,6 +121,7 @@ async function answerGated(
       method: req.method ?? "",
       path,
       remoteAddress: req.socket.remoteAddress,
+      exposed: deps.exposed,
       readJson: () => readControlJson(req, deps.bodyTimeoutMs),
     });
     if (result.body instanceof JsonChunks && req.method !== "HEAD" && !emitting && !deps.gate.enter())

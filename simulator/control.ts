@@ -3,7 +3,7 @@
  * reset, switches, faults, events, resends and deliveries. HEAD is answered wherever GET is; what keeps web
  * pages out is `control-guard.ts`.
  */
-import { isIPv4, isIPv6 } from "node:net";
+import { controlPeerAllowed } from "./control-guard";
 import type { EmittedSummary, NotDelivered } from "./delivery-types";
 import { ApiError, ERROR_CODES } from "./errors";
 import { parseEvent, parseResend } from "./event-schema";
@@ -51,16 +51,10 @@ export interface ControlRequest {
   /** Path starting with /__sim/. */
   path: string;
   remoteAddress: string | undefined;
+  /** The simulator was started with `expose` (control requests from other machines allowed: control-guard.ts). */
+  exposed?: boolean;
   /** Read and parse the JSON body (throws ApiError 400/413 when unusable). */
   readJson(): Promise<unknown>;
-}
-
-/** Whether a peer address is loopback: 127.0.0.0/8, ::1, or IPv4-mapped 127.x. */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  const v4 = address.startsWith("::ffff:") ? address.slice("::ffff:".length) : address;
-  if (isIPv4(v4)) return v4.startsWith("127.");
-  return isIPv6(address) && (address === "::1" || address === "0:0:0:0:0:0:0:1");
 }
 
 type Handler = (target: ControlTarget, request: ControlRequest) => Promise<Answer> | Answer;
@@ -155,8 +149,13 @@ function allowed(methods: Record<string, Handler>): string[] {
 
 /** Handle one control request; throws ApiError for 403/404/405/4xx. */
 export async function handleControl(target: ControlTarget, request: ControlRequest): Promise<Answer> {
-  if (!isLoopbackAddress(request.remoteAddress)) {
-    throw new ApiError(403, ERROR_CODES.generic, "Forbidden", "control endpoints answer loopback peers only");
+  if (!controlPeerAllowed(request.remoteAddress, request.exposed === true)) {
+    throw new ApiError(
+      403,
+      ERROR_CODES.generic,
+      "Forbidden",
+      "control endpoints answer loopback peers only, unless the simulator was started with --expose",
+    );
   }
   const name = request.path.replace(/^\/__sim\/?/, "").replace(/\/$/, "");
   const methods = Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;

@@ -2,7 +2,8 @@
  * One delivery attempt over HTTPS (undici): POST the body, wait at most the timeout for the answer, keep
  * the start of the answer's body, and say plainly what went wrong when nothing came back.
  */
-import { createSecureContext, rootCertificates } from "node:tls";
+import { readFileSync } from "node:fs";
+import * as tls from "node:tls";
 import { Agent, request } from "undici";
 import { RESPONSE_EXCERPT_BYTES } from "./constants";
 
@@ -18,15 +19,40 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/** The certificates of the file NODE_EXTRA_CA_CERTS names (none when unset or unreadable: Node warned then). */
+function extraCaCertsFromEnv(env: NodeJS.ProcessEnv): string[] {
+  const file = env.NODE_EXTRA_CA_CERTS;
+  if (file === undefined || file === "") return [];
+  try {
+    return readFileSync(file, "latin1").match(PEM_CERTIFICATE) ?? [];
+  } catch {
+    return [];
+  }
+}
+
 /**
- * A connection pool for deliveries that trusts the system's CAs plus `extraCa` (PEM). One TLS context is
- * built here and shared: given `ca` instead, every new connection (each one after a timeout) would parse the
- * ~140 system roots again into a context of its own, and the soak saw RSS climb by tens of MB with it.
+ * What Node trusts by default: `tls.getCACertificates("default")` where Node has it (bundled roots,
+ * NODE_EXTRA_CA_CERTS, and the OS store when node runs with --use-system-ca); otherwise Node's bundled Mozilla
+ * roots (`tls.rootCertificates`) plus the certificates of NODE_EXTRA_CA_CERTS (read from `env`).
  */
-export function deliveryAgent(extraCa: string | undefined): Agent {
+export function defaultRoots(env: NodeJS.ProcessEnv = process.env): string[] {
+  const get = (tls as { getCACertificates?: (type: "default") => string[] }).getCACertificates;
+  if (typeof get === "function") return get("default");
+  return [...tls.rootCertificates, ...extraCaCertsFromEnv(env)];
+}
+
+/**
+ * A connection pool for deliveries that trusts what Node trusts by default (`defaultRoots`) plus `extraCa`
+ * (PEM): added, never instead, so a receiver trusted through NODE_EXTRA_CA_CERTS stays reachable. One TLS
+ * context is built here and shared: given `ca` instead, every new connection (each one after a timeout)
+ * would parse the ~140 roots again into a context of its own, and the soak saw RSS climb by tens of MB.
+ */
+export function deliveryAgent(extraCa: string | undefined, env: NodeJS.ProcessEnv = process.env): Agent {
   if (extraCa === undefined) return new Agent();
   return new Agent({
-    connect: { secureContext: createSecureContext({ ca: [...rootCertificates, extraCa] }) },
+    connect: { secureContext: tls.createSecureContext({ ca: [...defaultRoots(env), extraCa] }) },
   });
 }
 

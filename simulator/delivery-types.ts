@@ -18,6 +18,11 @@ interface EventCommon extends PayloadOverrides {
    * list moves on), an order gets a fresh uuid. They go out in deliveries of at most `eventsPerDelivery`.
    */
   count?: number;
+  /**
+   * A key to send (as base64, in `x-shipping-api-key`) instead of the shop's: a wrong sender, to test that
+   * the receiver refuses it. Redacted in the delivery log like the shop's key.
+   */
+  senderKey?: string;
 }
 
 /**

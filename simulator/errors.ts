@@ -1,6 +1,7 @@
 /** The error body of every 4xx (and simulated 5xx) answer, in the production service's shape. */
 import { randomBytes } from "node:crypto";
 import { API_ERROR_CODES, type ErrorBody, type ErrorItem } from "../contract/wire";
+import { MAX_ERROR_ITEMS, MAX_ERROR_MESSAGE_CHARS } from "./constants";
 
 /** One entry of `errors[]`, and the error body: `{message, request_id, errors[]}` (`contract/wire.ts`). */
 export type { ErrorBody, ErrorItem } from "../contract/wire";
@@ -33,6 +34,8 @@ export class ApiError extends Error {
   readonly items: ErrorItem[];
   /** Extra response headers, e.g. `Allow` or `Retry-After`. */
   readonly headers: Record<string, string>;
+  /** How many problems were found: `items` holds the first of them (at most MAX_ERROR_ITEMS are answered). */
+  total: number;
 
   /** Build an error with one item, or several when `more` is given. */
   constructor(
@@ -48,14 +51,57 @@ export class ApiError extends Error {
     this.status = status;
     this.items = [{ status, code, title, message }, ...more];
     this.headers = headers;
+    this.total = this.items.length;
   }
 
-  /** Build an error from several items sharing one status. */
-  static many(status: number, items: ErrorItem[]): ApiError {
+  /**
+   * Build an error from several items sharing one status; `total` is how many problems there were when
+   * `items` holds only the first of them (ErrorItems).
+   */
+  static many(status: number, items: ErrorItem[], total = items.length): ApiError {
     const [first, ...rest] = items;
     if (first === undefined) throw new Error("ApiError.many needs at least one item");
-    return new ApiError(status, first.code, first.title, first.message, {}, rest);
+    const error = new ApiError(status, first.code, first.title, first.message, {}, rest);
+    error.total = Math.max(total, error.items.length);
+    return error;
   }
+}
+
+/**
+ * The problems a validation finds: keeps the first MAX_ERROR_ITEMS and counts the rest, so validating a body
+ * of 349,000 bad items holds 100 of them, not 349,000.
+ */
+export class ErrorItems {
+  /** The first problems found, in order. */
+  readonly items: ErrorItem[] = [];
+  /** How many problems were found in all. */
+  total = 0;
+
+  /**
+   * Whether the next problem is only counted: check it before building the item, so that a body of 349,000
+   * bad items does not build (and allocate for) 700,000 messages to drop.
+   */
+  get full(): boolean {
+    return this.items.length >= MAX_ERROR_ITEMS;
+  }
+
+  /** Note one problem: kept while not `full`, counted either way. */
+  push(item: ErrorItem): void {
+    this.total += 1;
+    if (!this.full) this.items.push(item);
+  }
+
+  /** Count a problem without its item (when `full`). */
+  skip(): void {
+    this.total += 1;
+  }
+}
+
+/** `message` cut to MAX_ERROR_MESSAGE_CHARS characters (ending with "..." when cut). */
+function bounded(message: string): string {
+  return message.length <= MAX_ERROR_MESSAGE_CHARS
+    ? message
+    : `${message.slice(0, MAX_ERROR_MESSAGE_CHARS - 3)}...`;
 }
 
 let requestCounter = 0;
@@ -67,10 +113,24 @@ export function newRequestId(): string {
   return `${seconds}.${randomBytes(4).toString("hex")}${requestCounter.toString(16).padStart(6, "0")}`;
 }
 
-/** Render the error body; the top-level message joins the item messages and appends the request id. */
-export function errorBody(items: ErrorItem[], requestId: string): ErrorBody {
-  const text = items.map((item) => item.message).join("; ");
-  return { message: `${text} (request_id: ${requestId})`, request_id: requestId, errors: items };
+/**
+ * Render the error body; the top-level message joins the item messages and appends the request id. At most
+ * MAX_ERROR_ITEMS items are answered, each message at most MAX_ERROR_MESSAGE_CHARS long; when there were more
+ * (`total`), the message says how many were left out.
+ */
+export function errorBody(items: ErrorItem[], requestId: string, total = items.length): ErrorBody {
+  const listed = items
+    .slice(0, MAX_ERROR_ITEMS)
+    .map((item) =>
+      item.message.length > MAX_ERROR_MESSAGE_CHARS ? { ...item, message: bounded(item.message) } : item,
+    );
+  const left = Math.max(total, items.length) - listed.length;
+  const more =
+    left > 0
+      ? `; and ${left} more problems not listed (${listed.length + left} in all; errors[] holds the first ${listed.length})`
+      : "";
+  const text = listed.map((item) => item.message).join("; ");
+  return { message: `${text}${more} (request_id: ${requestId})`, request_id: requestId, errors: listed };
 }
 
 /** Parses a request body as JSON, or throws the 400 the API answers for malformed JSON. */

@@ -12,6 +12,8 @@ import { InvalidInputError, parse, shopName } from "./schemas";
 
 /** Deepest nesting of a value an event sets. */
 export const MAX_OVERRIDE_DEPTH = 32;
+/** Longest `senderKey`, in characters. */
+export const MAX_SENDER_KEY_CHARS = 256;
 /** Longest JSON text of one value an event sets, in characters. */
 export const MAX_OVERRIDE_CHARS = 16 * 1024;
 
@@ -30,6 +32,7 @@ const common = {
     .refine((set) => Object.keys(set).length <= MAX_OVERRIDES, `must set at most ${MAX_OVERRIDES} fields`)
     .optional(),
   unset: z.array(fieldName).max(MAX_OVERRIDES).optional(),
+  senderKey: z.string().min(1).max(MAX_SENDER_KEY_CHARS).optional(),
 };
 
 const simEvent = z.discriminatedUnion("kind", [

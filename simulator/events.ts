@@ -50,6 +50,8 @@ interface Target {
   url: string;
   bodyText: string;
   events: number;
+  /** Base64 of the event's `senderKey`, sent instead of the shop's key. */
+  senderToken?: string;
 }
 
 /** Whether an attempt's outcome counts as accepted under `deliveryFailure`. */
@@ -114,6 +116,9 @@ export class Deliverer {
         url,
         bodyText: bodyText(hooks),
         events: hooks.length,
+        ...(event.senderKey === undefined
+          ? {}
+          : { senderToken: Buffer.from(event.senderKey).toString("base64") }),
       }),
     );
     const total = targets.reduce((sum, t) => sum + t.bodyText.length, 0);
@@ -175,7 +180,7 @@ export class Deliverer {
         [HOOK_HEADER]: target.hook,
         [DELIVERY_ID_HEADER]: target.id,
       };
-      const token = this.deps.apiKeyToken(target.shop);
+      const token = target.senderToken ?? this.deps.apiKeyToken(target.shop);
       if (token !== undefined) headers[API_KEY_HEADER] = token;
       const at = new Date().toISOString();
       const outcome = await postOnce(

@@ -5,7 +5,8 @@
  * decides the request's fate. A status fault with `rate` fires on that share of its matched requests,
  * spread evenly and deterministically (rate 0.5: the 1st, 3rd, 5th...).
  */
-import { MAX_TIMER_MS } from "./constants";
+import { MAX_FAULTS, MAX_TIMER_MS } from "./constants";
+import { InvalidInputError } from "./schemas";
 import type { FaultSpec } from "./types";
 
 /** An active fault and its bookkeeping, as listed by `GET /__sim/faults`. */
@@ -51,8 +52,13 @@ function fires(fault: ActiveFault): boolean {
 export class FaultList {
   private faults: ActiveFault[] = [];
 
-  /** Append a (validated) fault. */
+  /** Append a (validated) fault; throws InvalidInputError when MAX_FAULTS are active already. */
   add(spec: FaultSpec): void {
+    if (this.faults.length >= MAX_FAULTS) {
+      throw new InvalidInputError(
+        `at most ${MAX_FAULTS} faults are active at once; clear them (DELETE /__sim/faults) or give faults a count`,
+      );
+    }
     const fault: ActiveFault = { spec: { ...spec }, matched: 0 };
     if (spec.count !== undefined) fault.remaining = spec.count;
     if (spec.after !== undefined) fault.waitingFor = spec.after.toUpperCase();

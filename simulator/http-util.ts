@@ -1,6 +1,6 @@
 /** Small HTTP helpers over node:http: body reading with a size limit, JSON answers, error answers. */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { MAX_DRAIN_BYTES } from "./constants";
+import { MAX_DRAIN_BYTES, MAX_ERROR_ITEMS } from "./constants";
 import { ApiError, ERROR_CODES, errorBody, newRequestId } from "./errors";
 
 /** An answer to send: status, extra headers, and a JSON body (absent = empty body). */
@@ -73,10 +73,31 @@ export function readBody(req: IncomingMessage, limitBytes: number, timeoutMs: nu
   });
 }
 
+/**
+ * Whether the request declared a body that has not been read to its end when the answer goes out (a GET with
+ * `Content-Length: 1000000` trickling in, a refusal before the body is read).
+ */
+export function bodyUnread(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+/**
+ * The headers of an answer: `headers`, plus `Connection: close` when the request's body is unread, so that
+ * Node closes the connection once the answer is sent instead of holding it while it drains that body.
+ */
+export function answerHeaders<T extends string | number>(
+  res: ServerResponse,
+  headers: Record<string, T> = {},
+): Record<string, T | string> {
+  return bodyUnread(res.req) ? { ...headers, connection: "close" } : headers;
+}
+
 /** Send an answer as JSON (or an empty body when `body` is undefined). */
 export function send(res: ServerResponse, answer: Answer): void {
   if (res.headersSent || res.destroyed) return;
-  const headers: Record<string, string | number> = { ...answer.headers };
+  const headers: Record<string, string | number> = answerHeaders(res, answer.headers);
   if (answer.body === undefined) {
     res.writeHead(answer.status, headers);
     res.end();
@@ -92,11 +113,13 @@ export function send(res: ServerResponse, answer: Answer): void {
 /** Turn an ApiError into an answer with the production error body and an `x-request-id` header. */
 export function errorAnswer(error: ApiError, scrub: (text: string) => string = (t) => t): Answer {
   const requestId = newRequestId();
-  const items = error.items.map((item) => ({ ...item, message: scrub(item.message) }));
+  const items = error.items
+    .slice(0, MAX_ERROR_ITEMS)
+    .map((item) => ({ ...item, message: scrub(item.message) }));
   return {
     status: error.status,
     headers: { ...error.headers, "x-request-id": requestId },
-    body: errorBody(items, requestId),
+    body: errorBody(items, requestId, error.total),
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { MAX_CONCURRENT_LISTINGS } from "./constants";
+import { answerHeaders } from "./http-util";
 
 /** The body of an answer given as chunks of JSON text (together: one JSON value). */
 export class JsonChunks {
@@ -61,7 +62,7 @@ export async function sendChunks(
   stallMs: number,
 ): Promise<void> {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  res.writeHead(status, answerHeaders(res, { "content-type": "application/json; charset=utf-8" }));
   if (res.req.method === "HEAD") {
     res.end();
     return;

@@ -67,8 +67,21 @@ export function stringifyJson(
 /** Longest text of a value shown in an error message, in characters. */
 export const SHOWN_VALUE_CHARS = 100;
 
+/**
+ * A number as the client may have sent it: JSON.parse reads `1e99999` as Infinity (JSON.stringify would say
+ * null) and `9007199254740993` as 9007199254740992, so those are described, not shown as another value.
+ */
+function describeNumber(value: number): string {
+  if (!Number.isFinite(value))
+    return `a number too large for a double (read as ${value < 0 ? "-" : ""}Infinity)`;
+  if (Number.isInteger(value) && !Number.isSafeInteger(value))
+    return `a number beyond 2^53 (read as ${value}, not necessarily the digits sent: such numbers lose precision)`;
+  return String(value);
+}
+
 /** A short description of a client value for an error message: strings quoted and cut, containers named. */
 export function describeValue(value: unknown): string {
+  if (typeof value === "number") return describeNumber(value);
   if (Array.isArray(value)) return "an array";
   if (value === null) return "null";
   if (typeof value === "object") return "an object";

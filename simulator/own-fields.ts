@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { MAX_LABEL_SHIPMENT_IDS } from "./constants";
+import { describeValue } from "./json-text";
 import { InvalidInputError, SHIPMENT_STATUSES } from "./schemas";
 import type { Hook } from "./types";
 
@@ -93,6 +94,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 const shown = (value: unknown): string => {
+  if (typeof value === "number") return describeValue(value);
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 60)}...` : text;
 };

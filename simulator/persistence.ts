@@ -129,20 +129,34 @@ export function loadState(file: string): StoreSnapshot | undefined {
   return snapshot;
 }
 
-async function writeAtomically(file: string, text: string): Promise<void> {
+/**
+ * The file operations a save uses (node:fs/promises by default): the seam through which tests inject a full
+ * disk or a failing fsync.
+ */
+export interface SaveFileSystem {
+  open: typeof open;
+  rename: typeof rename;
+  unlink: typeof unlink;
+}
+
+/** node:fs/promises. */
+const NODE_FS: SaveFileSystem = { open, rename, unlink };
+
+async function writeAtomically(file: string, text: string, fs: SaveFileSystem): Promise<void> {
   const dir = dirname(file);
   const temp = join(dir, tempName(file));
-  const handle = await open(temp, "w", 0o600);
+  const handle = await fs.open(temp, "w", 0o600);
   try {
-    await handle.writeFile(text, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, file);
+    try {
+      await handle.writeFile(text, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temp, file);
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    // A full disk (ENOSPC) or a failed fsync leaves a partial file; it would stay until the next start.
+    await fs.unlink(temp).catch(() => undefined);
     throw error;
   }
   // Make the rename itself durable; some platforms cannot fsync a directory, which is not fatal.
@@ -159,10 +173,11 @@ export class StateWriter {
   private running: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
 
-  /** Write snapshots taken by `snapshot` to `file`. */
+  /** Write snapshots taken by `snapshot` to `file`, through `fs` (node:fs/promises unless a test injects one). */
   constructor(
     private readonly file: string,
     private readonly snapshot: () => StoreSnapshot,
+    private readonly fs: SaveFileSystem = NODE_FS,
   ) {}
 
   /** Persist the current state; resolves when it is durable. */
@@ -180,7 +195,7 @@ export class StateWriter {
   private start(): Promise<void> {
     const snap = this.snapshot();
     const text = `${JSON.stringify({ version: STATE_FILE_VERSION, nextId: snap.nextId, shops: snap.shops }, null, 2)}\n`;
-    const run = writeAtomically(this.file, text).finally(() => {
+    const run = writeAtomically(this.file, text, this.fs).finally(() => {
       if (this.running === run) this.running = undefined;
     });
     this.running = run;

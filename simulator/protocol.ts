@@ -6,6 +6,7 @@
 import { type IncomingMessage, STATUS_CODES } from "node:http";
 import { isIPv6 } from "node:net";
 import type { Duplex } from "node:stream";
+import { CLOSE_LINGER_MS } from "./constants";
 import { ApiError, ERROR_CODES } from "./errors";
 import { errorAnswer } from "./http-util";
 
@@ -141,11 +142,48 @@ export function expectationFailed(req: IncomingMessage): ApiError {
   );
 }
 
-/** The method and target of the request line a refused packet starts with, for the request log. */
-export function requestLine(rawPacket: unknown): { method: string; target: string } {
+/** The method, target and version of the request line a refused packet starts with (for the request log). */
+export function requestLine(rawPacket: unknown): { method: string; target: string; version: string } {
   const text = Buffer.isBuffer(rawPacket) ? rawPacket.subarray(0, 2048).toString("latin1") : "";
-  const [method = "", target = ""] = (text.split("\r\n")[0] ?? "").split(" ");
-  return { method: method.slice(0, 32), target: target.slice(0, LONGEST_SHOWN) };
+  const [method = "", target = "", version = ""] = (text.split("\r\n")[0] ?? "").split(" ");
+  return {
+    method: method.slice(0, 32),
+    target: target.slice(0, LONGEST_SHOWN),
+    version: version.slice(0, 16),
+  };
+}
+
+/**
+ * A 505 for a request line whose HTTP version is not 1.x (`HTTP/2.0`, `HTTP/3.0`, `HTTP/0.9`): RFC 9110 15.6.6,
+ * the simulator speaks HTTP/1.1 only. `version` is as sent (`HTTP/2.0`) or as Node parsed it (`2.0`);
+ * undefined for 1.x and for anything that is no version at all (left to the 400 of the parser).
+ */
+export function versionProblem(version: string): ApiError | undefined {
+  const match = /^(?:HTTP\/)?(\d)\.(\d)$/.exec(version);
+  if (match === null || match[1] === "1") return undefined;
+  return new ApiError(
+    505,
+    ERROR_CODES.generic,
+    "HTTP version not supported",
+    `HTTP/${match[1]}.${match[2]} is not supported: send HTTP/1.1 requests`,
+    { connection: "close" },
+  );
+}
+
+/**
+ * Close `socket` once what was written is sent and the client closed its end, or CLOSE_LINGER_MS later at
+ * the latest: ending only our side would leave the descriptor held for as long as the client keeps its end.
+ * What the client still sends is read and discarded, so the close is not turned into a reset by unread data.
+ */
+export function closeAfterAnswer(socket: Duplex): void {
+  let timer: NodeJS.Timeout | undefined;
+  socket.once("finish", () => {
+    timer = setTimeout(() => socket.destroy(), CLOSE_LINGER_MS);
+    timer.unref();
+  });
+  socket.once("close", () => clearTimeout(timer));
+  socket.on("end", () => socket.destroy());
+  socket.resume();
 }
 
 /**
@@ -166,4 +204,5 @@ export function answerOnSocket(socket: Duplex, error: ApiError): void {
     "connection: close",
   ];
   socket.end(`${head.join("\r\n")}\r\n\r\n${text}`);
+  closeAfterAnswer(socket);
 }

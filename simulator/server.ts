@@ -13,12 +13,7 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { type ApiDeps, handleApi } from "./api";
 import { wwwAuthenticate } from "./auth";
-import {
-  CONNECTIONS_CHECK_INTERVAL_MS,
-  DEFAULT_STALL_MS,
-  HEADERS_TIMEOUT_MS,
-  MAX_CONCURRENT_EMITS,
-} from "./constants";
+import { CONNECTIONS_CHECK_INTERVAL_MS, DEFAULT_STALL_MS, MAX_CONCURRENT_EMITS } from "./constants";
 import type { ControlTarget } from "./control";
 import { hostPolicyProblem } from "./control-guard";
 import { answerControl, type ControlDeps, toAnswer } from "./control-http";
@@ -34,6 +29,7 @@ import {
   requestLine,
   type Target,
   transferCodingProblem,
+  versionProblem,
 } from "./protocol";
 import type { RequestLog } from "./request-log";
 import type { RequestLogEntry } from "./types";
@@ -46,8 +42,12 @@ export interface ServerDeps {
   faults: FaultList;
   /** Time a streamed listing may wait for its reader, in milliseconds, before it is cut. */
   listingTimeoutMs: number;
+  /** Time the request line and headers may take to arrive, in milliseconds, before the answer is 408. */
+  headersTimeoutMs: number;
   /** Names besides loopback a Host may give, lower-case (`allowedHosts`). */
   allowedHosts: ReadonlySet<string>;
+  /** Started with `expose`: bound to another address, control requests from other machines answered. */
+  exposed: boolean;
 }
 
 /** A server plus the means to stop it without waiting for stalled or delayed requests. */
@@ -115,9 +115,10 @@ export function createSimServer(deps: ServerDeps): SimServer {
       socket.destroy();
       return;
     }
-    const status = PARSER_STATUSES[error.code ?? ""] ?? 400;
-    const title = STATUS_CODES[status] ?? "Bad Request";
     const line = requestLine(error.rawPacket);
+    const version = versionProblem(line.version);
+    const status = version?.status ?? PARSER_STATUSES[error.code ?? ""] ?? 400;
+    const title = STATUS_CODES[status] ?? "Bad Request";
     const { rawPath, query } = splitRaw(line.target);
     const entry = deps.log.begin(unparsedRequest(line.method), rawPath, query, deps.api.ring);
     entry.status = status;
@@ -125,7 +126,7 @@ export function createSimServer(deps: ServerDeps): SimServer {
       error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "did not arrive in time" : "could not be parsed";
     answerOnSocket(
       socket,
-      new ApiError(status, ERROR_CODES.generic, title, `the HTTP request ${reason}: ${title}`),
+      version ?? new ApiError(status, ERROR_CODES.generic, title, `the HTTP request ${reason}: ${title}`),
     );
   };
 
@@ -225,13 +226,14 @@ export function createSimServer(deps: ServerDeps): SimServer {
     gate: new ListingGate(),
     emitGate: new ListingGate(MAX_CONCURRENT_EMITS),
     allowedHosts: deps.allowedHosts,
+    exposed: deps.exposed,
     scrub: (text) => deps.api.ring.scrub(text),
   };
 
   const server = createServer(
     {
       requireHostHeader: false, // checked in hostProblem, so the 400 has the JSON error body and a log entry
-      headersTimeout: HEADERS_TIMEOUT_MS,
+      headersTimeout: deps.headersTimeoutMs,
       connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS,
     },
     (req, res) => dispatch(req, res),
@@ -242,7 +244,7 @@ export function createSimServer(deps: ServerDeps): SimServer {
     let refusal: ApiError | undefined;
     try {
       target = parseTarget(req.url ?? "/");
-      refusal = hostProblem(req);
+      refusal = versionProblem(req.httpVersion) ?? hostProblem(req);
     } catch (error) {
       target = { ...splitRaw(req.url ?? "/"), path: "" };
       refusal = error as ApiError;

@@ -13,10 +13,13 @@ import {
   DEFAULT_REQUEST_LOG_LIMIT,
   DEFAULT_SHOPS,
   DEFAULT_SWITCHES,
+  HEADERS_TIMEOUT_MS,
+  MAX_HEADERS_TIMEOUT_MS,
   MAX_TIMER_MS,
   MIN_REQUEST_LOG_BYTES,
 } from "./constants";
-import { type ControlTarget, isLoopbackAddress } from "./control";
+import type { ControlTarget } from "./control";
+import { isLoopbackAddress } from "./control-guard";
 import { asEmitted, asSummary } from "./delivery-log";
 import { ApiError, ERROR_CODES } from "./errors";
 import { parseEvent, parseResend } from "./event-schema";
@@ -38,12 +41,14 @@ export function isLoopbackHost(host: string): boolean {
 
 interface CheckedOptions {
   host: string;
+  exposed: boolean;
   allowedHosts: ReadonlySet<string>;
   port: number;
   logLimit: number;
   logBytes: number;
   deliveryLogBytes: number;
   bodyTimeoutMs: number;
+  headersTimeoutMs: number;
   listingTimeoutMs: number;
 }
 
@@ -71,10 +76,21 @@ function allowedHostNames(names: unknown): ReadonlySet<string> {
   return new Set(names.map((n: string) => n.toLowerCase().replace(/^\[(.*)\]$/, "$1")));
 }
 
+/** The address of `baseUrl`: the bound one, or loopback when bound to every address (0.0.0.0, ::). */
+function shownAddress(address: AddressInfo): string {
+  if (address.address === "0.0.0.0") return "127.0.0.1";
+  if (address.address === "::") return "[::1]";
+  return address.family === "IPv6" ? `[${address.address}]` : address.address;
+}
+
 function checkOptions(options: SimulatorOptions): CheckedOptions {
   const host = options.host ?? DEFAULT_HOST;
-  if (!isLoopbackHost(host)) {
-    throw new InvalidInputError(`host "${host}" is not a loopback address; use 127.0.0.1, ::1 or localhost`);
+  if (options.expose !== undefined && typeof options.expose !== "boolean")
+    throw new InvalidInputError("expose must be true or false");
+  if (!isLoopbackHost(host) && options.expose !== true) {
+    throw new InvalidInputError(
+      `host "${host}" is not a loopback address; use 127.0.0.1, ::1 or localhost, or add expose: true (--expose) to bind it on purpose (README: Binding another address)`,
+    );
   }
   const port = options.port ?? DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -89,6 +105,12 @@ function checkOptions(options: SimulatorOptions): CheckedOptions {
     options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     1,
     MAX_TIMER_MS,
+  );
+  const headersTimeoutMs = integerOption(
+    "headersTimeoutMs",
+    options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
+    1,
+    MAX_HEADERS_TIMEOUT_MS,
   );
   const listingTimeoutMs = integerOption(
     "listingTimeoutMs",
@@ -111,11 +133,13 @@ function checkOptions(options: SimulatorOptions): CheckedOptions {
   return {
     host: bare,
     allowedHosts: allowedHostNames(options.allowedHosts),
+    exposed: options.expose === true,
     port,
     logLimit,
     logBytes,
     deliveryLogBytes,
     bodyTimeoutMs,
+    headersTimeoutMs,
     listingTimeoutMs,
   };
 }
@@ -228,7 +252,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     log,
     faults,
     listingTimeoutMs: checked.listingTimeoutMs,
+    headersTimeoutMs: checked.headersTimeoutMs,
     allowedHosts: checked.allowedHosts,
+    exposed: checked.exposed,
   });
   await new Promise<void>((resolve, reject) => {
     simServer.server.once("error", reject);
@@ -238,7 +264,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     });
   });
   const address = simServer.server.address() as AddressInfo;
-  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const shownHost = shownAddress(address);
 
   let closing: Promise<void> | undefined;
   return {

@@ -172,12 +172,23 @@ export interface SimulatorOptions {
   /** Default: DEFAULT_SHOPS. */
   shops?: ShopSeed[];
   switches?: Partial<Switches>;
-  /** PEM of extra CA(s) to trust for HTTPS webhook deliveries. */
+  /** PEM of CA(s) trusted for HTTPS webhook deliveries besides Node's default (bundled roots, NODE_EXTRA_CA_CERTS). */
   deliveryCa?: string;
   /** Most entries the request log keeps (oldest dropped first), default 10_000. */
   requestLogLimit?: number;
   /** Time a request body may take to arrive, in milliseconds, before the answer is 408 (default 10 000). */
   bodyTimeoutMs?: number;
+  /**
+   * Bind `host` although it is not loopback (e.g. "0.0.0.0" in a container), and answer control requests
+   * from other machines; the Host allowlist and the control endpoints' checks against web pages stay
+   * (simulator/README.md "Binding another address"). Default false: loopback only.
+   */
+  expose?: boolean;
+  /**
+   * Time the request line and headers may take to arrive, in milliseconds, before the answer is 408 and the
+   * connection is closed (default 10 000, at most 300 000; Node checks once a second, so the 408 may come up to 1 s later).
+   */
+  headersTimeoutMs?: number;
   /**
    * Most memory the request log holds, in bytes (strings charged two bytes per character), default 16 MiB,
    * at least 1 MiB; oldest entries are dropped first.

@@ -2,7 +2,7 @@
 
 import { callbackUrlRefusal } from "../contract/callbackUrl";
 import { HOOKS } from "./constants";
-import { ApiError, ERROR_CODES, type ErrorItem } from "./errors";
+import { ApiError, ERROR_CODES, type ErrorItem, ErrorItems } from "./errors";
 import { describeValue } from "./json-text";
 import type { Hook } from "./types";
 
@@ -53,40 +53,44 @@ export function urlProblem(url: string): string | undefined {
   }
 }
 
-function validateItem(value: unknown, path: string, errors: ErrorItem[]): NewSubscription | undefined {
+/** The path of item `index` in messages. */
+const itemPath = (index: number): string => `${ITEMS}[${index}]`;
+
+/** Check item `index`; a problem's message is built only when `errors` keeps it (see ErrorItems.full). */
+function validateItem(value: unknown, index: number, errors: ErrorItems): NewSubscription | undefined {
   if (!isObject(value)) {
-    errors.push(subscriptionError(`${path} must be an object with "hook" and "url"`));
+    if (errors.full) errors.skip();
+    else errors.push(subscriptionError(`${itemPath(index)} must be an object with "hook" and "url"`));
     return undefined;
   }
   const { hook, url } = value;
   let ok = true;
   if (typeof hook !== "string" || !(HOOKS as readonly string[]).includes(hook)) {
-    // Described, never stringified: the value is the client's (possibly huge or nested 100,000 deep).
-    const got = hook === undefined ? "is missing" : `is ${describeValue(hook)}`;
-    errors.push(
-      item(ERROR_CODES.invalidHook, "Invalid hook", `${path}.hook ${got}; it must be one of ${HOOK_LIST}`),
-    );
     ok = false;
-  }
-  if (typeof url !== "string") {
-    const got = url === undefined ? "is missing" : "must be a string";
-    errors.push(
-      item(ERROR_CODES.invalidUrl, "Invalid url", `${path}.url ${got}; it must be an https URL in lowercase`),
-    );
-    ok = false;
-  } else {
-    const problem = urlProblem(url);
-    if (problem !== undefined) {
-      errors.push(item(ERROR_CODES.invalidUrl, "Invalid url", `${path}.url ${problem}`));
-      ok = false;
+    if (errors.full) errors.skip();
+    else {
+      // Described, never stringified: the value is the client's (possibly huge or nested 100,000 deep).
+      const got = hook === undefined ? "is missing" : `is ${describeValue(hook)}`;
+      const message = `${itemPath(index)}.hook ${got}; it must be one of ${HOOK_LIST}`;
+      errors.push(item(ERROR_CODES.invalidHook, "Invalid hook", message));
     }
+  }
+  const problem =
+    typeof url !== "string"
+      ? `${url === undefined ? "is missing" : "must be a string"}; it must be an https URL in lowercase`
+      : urlProblem(url);
+  if (problem !== undefined) {
+    ok = false;
+    if (errors.full) errors.skip();
+    else errors.push(item(ERROR_CODES.invalidUrl, "Invalid url", `${itemPath(index)}.url ${problem}`));
   }
   return ok ? { hook: hook as Hook, url: url as string } : undefined;
 }
 
 /**
  * Validate a parsed POST body `{"data":{"webhook_subscriptions":[{hook,url},...]}}` as a whole.
- * Throws one 422 ApiError listing every problem (so a POST is all-or-nothing); answers the items in order.
+ * Throws one 422 ApiError listing the problems (so a POST is all-or-nothing) in order: the first
+ * MAX_ERROR_ITEMS of them and how many there were.
  */
 export function validateCreateBody(body: unknown): NewSubscription[] {
   if (!isObject(body))
@@ -98,8 +102,8 @@ export function validateCreateBody(body: unknown): NewSubscription[] {
   if (!Array.isArray(list) || list.length === 0) {
     throw ApiError.many(422, [subscriptionError(`${ITEMS} must be a non-empty array of {hook, url}`)]);
   }
-  const errors: ErrorItem[] = [];
-  const items = list.map((value, i) => validateItem(value, `${ITEMS}[${i}]`, errors));
+  const errors = new ErrorItems();
+  const items = list.map((value, i) => validateItem(value, i, errors));
   const firstIndex = new Map<Hook, number>();
   items.forEach((sub, i) => {
     if (sub === undefined) return;
@@ -114,7 +118,7 @@ export function validateCreateBody(body: unknown): NewSubscription[] {
       ),
     );
   });
-  if (errors.length > 0) throw ApiError.many(422, errors);
+  if (errors.total > 0) throw ApiError.many(422, errors.items, errors.total);
   return items as NewSubscription[];
 }
 

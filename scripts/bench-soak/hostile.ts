@@ -6,6 +6,10 @@ import { authFor, INTRUDER_KEY, WRITER_SHOPS, writerKey } from "./shops";
 /** `{"a":...}` nested `depth` levels, as text. */
 const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
 const is4xx = (s: number): boolean => s >= 400 && s < 500;
+/** The body limit filled with `{}` items (349,000): once answered with a 210 MB 422 (issue 36 item 1). */
+const EMPTY_ITEMS = `{"data":{"webhook_subscriptions":[${Array(Math.floor((BODY_LIMIT_BYTES - 40) / 3))
+  .fill("{}")
+  .join(",")}]}}`;
 
 /** Hostile requests: none may change state or get a 5xx. */
 function hostileCall(ctx: Context): [string, Call] {
@@ -111,6 +115,28 @@ function hostileCall(ctx: Context): [string, Call] {
     ],
   ];
   return (cases[Math.floor(ctx.random() * cases.length)] as () => [string, Call])();
+}
+
+/** Time between two amplification requests of one amplifier, in milliseconds. */
+export const AMPLIFIER_EVERY_MS = 2_000;
+/** Largest answer an amplification request may get, in bytes (the simulator lists 100 problems). */
+const AMPLIFIED_ANSWER_MAX_BYTES = 64 * 1024;
+
+/**
+ * Loop: every AMPLIFIER_EVERY_MS, the body limit filled with `{}` items; expected a 422 of at most
+ * AMPLIFIED_ANSWER_MAX_BYTES (issue 36 item 1). Paced, not in the hostile mix: each costs the simulator a
+ * JSON.parse of 349,000 objects, and at the mix's rate it would be most of what the soak measured.
+ */
+export async function amplifier(ctx: Context): Promise<void> {
+  const json = { ...JSON_TYPE, authorization: authFor(writerKey(0)) };
+  while (Date.now() < ctx.deadline) {
+    const call = { method: "POST", path: "/webhook_subscriptions", headers: json, body: EMPTY_ITEMS };
+    const reply = await run(ctx, false, "amplification (349,000 empty items)", call, (s) => s === 422, false);
+    const size = reply === undefined ? 0 : Buffer.byteLength(reply.body);
+    if (size > AMPLIFIED_ANSWER_MAX_BYTES)
+      ctx.stats.record(422, undefined, false, `amplification answered ${size} bytes`);
+    await sleep(AMPLIFIER_EVERY_MS);
+  }
 }
 
 /** Loop: hostile requests on fresh connections (some break their connection on purpose). */

@@ -2,13 +2,14 @@
  * Soak benchmark of the simulator (`npm run bench:soak -- --duration 600`): the simulator runs in this
  * process with a data file; a second process sends mixed valid and hostile traffic (bodies up to the
  * limit, JSON nested up to 100,000 deep, slow and aborted uploads, readers that quit, bursts of control
- * calls). Every interval it prints RSS, heap, req/s and p99; at the end the goal verdicts: RSS flat within
- * 20% after the warm-up and under 250 MB, no 5xx, no crash, the state equal to the traffic's model of its
+ * calls, a paced 1 MiB body of 349,000 `{}` items, clients that keep silent or trickle a body and never close
+ * their end: held-sockets.ts). Every interval it prints RSS, heap, open descriptors, req/s and p99; at the
+ * end the goal verdicts: RSS flat within 20% after the warm-up and under 250 MB, descriptors flat, no 5xx, no crash, the state equal to the traffic's model of its
  * answered writes (in memory and in the data file). Writes bench/results/soak.md and soak.json; exits 1
  * when a goal is missed.
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -24,6 +25,11 @@ import type { StartMessage } from "./traffic";
 const GOAL_RSS_FLAT_SHARE = 0.2;
 /** Goal: RSS below this, in bytes. */
 const GOAL_RSS_MAX_BYTES = 250 * 1024 * 1024;
+/**
+ * Goal: open descriptors after the warm-up stay within this many of the first count after it (the held
+ * clients, 8 at most at a time, come and go; a simulator that kept their sockets would climb without end).
+ */
+const GOAL_FDS_FLAT_COUNT = 64;
 /** How long the traffic process may take to answer a sample request, in milliseconds. */
 const SAMPLE_TIMEOUT_MS = 30_000;
 /** How long the traffic may take to wind down after its deadline (slow and big requests), in ms. */
@@ -68,6 +74,8 @@ interface Sample extends IntervalStats {
   atS: number;
   rssBytes: number;
   heapBytes: number;
+  /** Open file descriptors of this process (the simulator's), -1 where /proc/self/fd is not readable. */
+  fds: number;
   requestsPerSecond: number;
   fiveXx: number;
 }
@@ -86,6 +94,15 @@ function waitFor<T>(child: ChildProcess, type: string, timeoutMs: number): Promi
     };
     child.on("message", onMessage);
   });
+}
+
+/** Open file descriptors of this process; -1 where /proc/self/fd cannot be read (not Linux). */
+function openDescriptors(): number {
+  try {
+    return readdirSync("/proc/self/fd").length;
+  } catch {
+    return -1;
+  }
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -142,7 +159,7 @@ async function main(): Promise<void> {
   const done = waitFor<Done>(child, "done", options.durationS * 1000 + WIND_DOWN_MS);
   child.send(start);
   const began = Date.now();
-  const header = ["t (s)", "RSS (MB)", "heap (MB)", "req/s", "p99 (ms)", "5xx", "unexpected"];
+  const header = ["t (s)", "RSS (MB)", "heap (MB)", "fds", "req/s", "p99 (ms)", "5xx", "unexpected"];
   process.stdout.write(
     `Soak: ${options.durationS} s, report every ${options.intervalS} s, seed ${options.seed}\n\n`,
   );
@@ -160,6 +177,7 @@ async function main(): Promise<void> {
       atS: next,
       rssBytes: memory.rss,
       heapBytes: memory.heapUsed,
+      fds: openDescriptors(),
       requestsPerSecond: Math.round(stats.requests / options.intervalS),
       fiveXx: fiveXxOf(stats.byStatus),
     };
@@ -168,6 +186,7 @@ async function main(): Promise<void> {
       next,
       mb(sample.rssBytes),
       mb(sample.heapBytes),
+      sample.fds,
       sample.requestsPerSecond,
       sample.p99Ms.toFixed(1),
       sample.fiveXx,
@@ -189,6 +208,8 @@ async function main(): Promise<void> {
   const base = afterWarmup[0]?.rssBytes ?? Number.NaN;
   const worstDrift = Math.max(0, ...afterWarmup.map((s) => Math.abs(s.rssBytes - base) / base));
   const maxRss = Math.max(...samples.map((s) => s.rssBytes));
+  const baseFds = afterWarmup[0]?.fds ?? -1;
+  const worstFds = Math.max(0, ...afterWarmup.map((s) => Math.abs(s.fds - baseFds)));
   const fiveXx = fiveXxOf(final.total.byStatus);
   const verdicts: Array<[string, string, boolean]> = [
     [
@@ -199,6 +220,11 @@ async function main(): Promise<void> {
       afterWarmup.length >= 2 && worstDrift <= GOAL_RSS_FLAT_SHARE,
     ],
     [`RSS under ${mb(GOAL_RSS_MAX_BYTES)} MB`, `max ${mb(maxRss)} MB`, maxRss < GOAL_RSS_MAX_BYTES],
+    [
+      `descriptors flat within ${GOAL_FDS_FLAT_COUNT} after ${options.warmupS} s`,
+      baseFds < 0 ? "not measured (no /proc/self/fd)" : `worst drift ${worstFds} from ${baseFds}`,
+      baseFds < 0 || (afterWarmup.length >= 2 && worstFds <= GOAL_FDS_FLAT_COUNT),
+    ],
     ["no 5xx", `${fiveXx} of ${final.total.requests} answers`, fiveXx === 0],
     [
       "no crash",
@@ -230,6 +256,7 @@ async function main(): Promise<void> {
     s.atS,
     mb(s.rssBytes),
     mb(s.heapBytes),
+    s.fds,
     s.requestsPerSecond,
     s.p99Ms.toFixed(1),
     s.fiveXx,

@@ -5,7 +5,8 @@
  * `{type:"done", slots, total, received}`.
  */
 import { notifier, startSoakReceiver, subscribeReceiver } from "./deliveries";
-import { hostile } from "./hostile";
+import { heldSockets } from "./held-sockets";
+import { amplifier, hostile } from "./hostile";
 import {
   CONTROL_BURST_EVERY_MS,
   type Context,
@@ -22,6 +23,8 @@ import { Stats } from "./stats";
 const READERS = 6;
 const HOSTILE_CLIENTS = 6;
 const NOTIFIERS = 3;
+/** Clients of each held kind (silent, trickling GET) that keep their end open (held-sockets.ts). */
+const HELD_CLIENTS = 4;
 
 /** Start message. */
 export interface StartMessage {
@@ -54,6 +57,9 @@ async function main(start: StartMessage): Promise<void> {
     ...slots.map((slot, i) => writer(ctx, slot, i)),
     ...Array.from({ length: READERS }, (_, i) => reader(ctx, i % WRITER_SHOPS)),
     ...Array.from({ length: HOSTILE_CLIENTS }, () => hostile(ctx)),
+    amplifier(ctx),
+    ...Array.from({ length: HELD_CLIENTS }, () => heldSockets(ctx, "silent")),
+    ...Array.from({ length: HELD_CLIENTS }, () => heldSockets(ctx, "trickling GET")),
     controlBursts({ ...ctx, deadline: ctx.deadline - CONTROL_BURST_EVERY_MS }),
   ]);
   await receiver.close();

@@ -179,6 +179,10 @@ describe("parsing", () => {
     expect(parseClientCommand("resend", ["abc"], { [URL_ENV]: "http://localhost:9" }).baseUrl).toBe(
       "http://localhost:9",
     );
+    // A simulator reached by another name (a CI service container); it answers when started with --allow-host.
+    expect(
+      parseClientCommand("trigger", ["order_status_change", "--url", "http://sim:4010"], {}).baseUrl,
+    ).toBe("http://sim:4010");
   });
 
   it.each([
@@ -186,7 +190,8 @@ describe("parsing", () => {
     [["trigger", "nope"], "trigger <hook> must be one of"],
     [["trigger", "order_status_change", "--set", "novalue"], "--set takes field=value"],
     [["trigger", "order_status_change", "--count", "0"], "--count must be an integer from 1 to 100"],
-    [["trigger", "order_status_change", "--url", "http://example.com"], "--url"],
+    [["trigger", "order_status_change", "--url", "https://sim:4010"], "--url"],
+    [["trigger", "order_status_change", "--url", "http://u:p@sim:4010"], "without user name or password"],
     [["trigger", "order_status_change", "--bogus"], "--bogus"],
     [["resend"], "resend takes one delivery id"],
   ])("refuses %j naming the problem", (argv, message) => {

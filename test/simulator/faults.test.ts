@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
+import { MAX_FAULTS } from "../../simulator/constants";
 import { FaultList } from "../../simulator/faults";
 import { InvalidInputError } from "../../simulator/index";
 import { api, call, expectErrorShape, startSim, subs, until } from "./helpers";
@@ -224,5 +225,23 @@ describe("durations beyond a Node timer (2^31-1 ms)", () => {
     const code = await socketError(api(sim, "GET", "/webhook_subscriptions", { timeoutMs: 300 }));
     expect(code).toBe("TIMEOUT");
     expect(sim.requests()[0]).toMatchObject({ status: 0, fault: "latency" });
+  });
+});
+
+describe("the fault list is bounded (issue 36 item 8)", () => {
+  it(`refuses a fault past MAX_FAULTS (${MAX_FAULTS}) with 422, so each answer lists at most ${MAX_FAULTS}`, async () => {
+    const sim = await startSim();
+    const fault = { kind: "latency", ms: 1, method: "DELETE" };
+    let last = await call(sim.baseUrl, "POST", "/__sim/faults", { body: fault });
+    for (let i = 1; i < MAX_FAULTS; i += 1)
+      last = await call(sim.baseUrl, "POST", "/__sim/faults", { body: fault });
+    expect(last.status).toBe(201);
+    expect(last.json).toHaveLength(MAX_FAULTS);
+    const refused = await call(sim.baseUrl, "POST", "/__sim/faults", { body: fault });
+    expect(refused.status).toBe(422);
+    expect(expectErrorShape(refused).message).toContain(`at most ${MAX_FAULTS} faults are active`);
+    expect(() => sim.addFault({ kind: "latency", ms: 1 })).toThrow(InvalidInputError);
+    expect((await call(sim.baseUrl, "DELETE", "/__sim/faults")).status).toBe(204);
+    expect((await call(sim.baseUrl, "POST", "/__sim/faults", { body: fault })).status).toBe(201);
   });
 });

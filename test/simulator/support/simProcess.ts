@@ -19,10 +19,14 @@ export interface SimProcess {
   stdout(): string;
 }
 
-/** Start the CLI with `args` (plus `--port 0`); resolves once it prints its URL, rejects if it exits first. */
-export function startSimProcess(args: string[]): Promise<SimProcess> {
+/**
+ * Start the CLI with `args` (plus `--port 0`) and `env` added to this process's environment; resolves once it
+ * prints its URL, rejects if it exits first.
+ */
+export function startSimProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<SimProcess> {
   const child = spawn(process.execPath, [CLI, "--port", "0", ...args], {
     cwd: ROOT,
+    env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>

@@ -1,0 +1,87 @@
+/**
+ * Issue 36 item 1: an answer's size is bounded whatever the request. A 1 MiB POST of 349,000 `{}` items once
+ * got a 422 of 210 MB (13 s, 1.5 GB RSS here) while innocent clients waited; now it lists the first
+ * MAX_ERROR_ITEMS problems and counts the rest.
+ */
+import { describe, expect, it } from "vitest";
+import { MAX_ERROR_ITEMS, MAX_ERROR_MESSAGE_CHARS } from "../../simulator/constants";
+import { ApiError, ErrorItems, errorBody } from "../../simulator/errors";
+import { api, call, errorOf, expectErrorShape, startSim } from "./helpers";
+
+/** Largest error answer this file accepts, in bytes: 100 items of at most 1,000 characters, twice, and JSON. */
+const ANSWER_BOUND_BYTES = 2 * MAX_ERROR_ITEMS * (MAX_ERROR_MESSAGE_CHARS + 100);
+/** The body limit (DEFAULT_BODY_LIMIT_BYTES) filled with `{}` items. */
+const HOSTILE_ITEMS = Math.floor((1024 * 1024 - 40) / 3);
+/** A generous time for the innocent GET, in milliseconds (before the fix it waited the 13 s the 422 took). */
+const INNOCENT_DEADLINE_MS = 3_000;
+
+function hostileBody(items: number): string {
+  return `{"data":{"webhook_subscriptions":[${Array(items).fill("{}").join(",")}]}}`;
+}
+
+describe("a 422 for a body of 349,000 `{}` items", () => {
+  it("lists the first 100 problems, counts the rest, and stays small; a parallel GET / is answered", async () => {
+    const sim = await startSim();
+    const body = hostileBody(HOSTILE_ITEMS);
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(1024 * 1024);
+    const hostile = api(sim, "POST", "/webhook_subscriptions", {
+      body,
+      headers: { "content-type": "application/json" },
+    });
+    const innocent = call(sim.baseUrl, "GET", "/", { timeoutMs: INNOCENT_DEADLINE_MS });
+    const [reply, root] = await Promise.all([hostile, innocent]);
+    expect(root.status).toBe(200);
+    expect(reply.status).toBe(422);
+    expect(Buffer.byteLength(reply.text)).toBeLessThan(ANSWER_BOUND_BYTES);
+    expectErrorShape(reply);
+    const answer = errorOf(reply);
+    expect(answer.errors).toHaveLength(MAX_ERROR_ITEMS);
+    // Two problems an item (hook and url missing), in order.
+    expect(answer.errors[0]?.message).toMatch(/webhook_subscriptions\[0\]\.hook is missing/);
+    expect(answer.errors.at(-1)?.message).toMatch(/webhook_subscriptions\[49\]\.url is missing/);
+    const found = 2 * HOSTILE_ITEMS;
+    expect(answer.message).toContain(
+      `; and ${found - MAX_ERROR_ITEMS} more problems not listed (${found} in all`,
+    );
+    expect(sim.subscriptions("demo")).toEqual([]);
+  });
+
+  it("answers a handful of problems in full, as before (no count)", async () => {
+    const sim = await startSim();
+    const reply = await api(sim, "POST", "/webhook_subscriptions", {
+      body: hostileBody(3),
+      headers: { "content-type": "application/json" },
+    });
+    const answer = errorOf(reply);
+    expect(answer.errors).toHaveLength(6);
+    expect(answer.message).not.toMatch(/more problems/);
+  });
+});
+
+describe("errorBody and ErrorItems", () => {
+  const item = (message: string) => ({ status: 422, code: 10001, title: "Invalid subscription", message });
+
+  it.each([
+    // [problems found, items listed, the count in the message]
+    [1, 1, undefined],
+    [MAX_ERROR_ITEMS, MAX_ERROR_ITEMS, undefined],
+    [MAX_ERROR_ITEMS + 1, MAX_ERROR_ITEMS, "; and 1 more problems not listed (101 in all"],
+    [349_512, MAX_ERROR_ITEMS, "; and 349412 more problems not listed (349512 in all"],
+  ])("%i problems: %i listed, count %s", (found, listed, count) => {
+    const collected = new ErrorItems();
+    for (let i = 0; i < found; i += 1) collected.push(item(`problem ${i}`));
+    expect(collected.items).toHaveLength(listed);
+    const body = errorBody(collected.items, "1.ab", collected.total);
+    expect(body.errors).toHaveLength(listed);
+    if (count === undefined) expect(body.message).not.toMatch(/more problems/);
+    else expect(body.message).toContain(count);
+  });
+
+  it("cuts a message longer than MAX_ERROR_MESSAGE_CHARS, in errors[] and in the joined message", () => {
+    const error = ApiError.many(422, [item("x".repeat(10 * MAX_ERROR_MESSAGE_CHARS))]);
+    const body = errorBody(error.items, "1.ab", error.total);
+    expect(body.errors[0]?.message).toHaveLength(MAX_ERROR_MESSAGE_CHARS);
+    expect(body.errors[0]?.message.endsWith("...")).toBe(true);
+    expect(body.message.length).toBeLessThan(MAX_ERROR_MESSAGE_CHARS + 40);
+  });
+});
