@@ -13,6 +13,7 @@ import { Claims } from "./facts/claims";
 import { Declarations } from "./facts/declarations";
 import { ShopViews } from "./facts/shopViews";
 import { StackRecords } from "./facts/stackRecords";
+import { importById } from "./importById";
 import { type CheckFailure, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { type Operation, type Recorded, shopIdentityOf, type Verdict } from "./ownership";
 import { confirmedProps, outputsOf, recordedOf, type SubscriptionOutputs, unconfirmedError } from "./records";
@@ -58,18 +59,20 @@ export class ShippingProvider {
 
   /**
    * Validates inputs before any write (check.ts): the URL and hook rules, the shop's credentials and pin, one
-   * declaration per hook per shop, and no takeover of a subscription made outside the stack.
+   * declaration per hook per shop (by `urn` when the host gives it), and no takeover of a subscription made
+   * outside the stack.
    */
   check(
     olds: Record<string, unknown>,
     news: Record<string, unknown>,
+    urn?: string,
   ): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
     const ctx = {
       ...this.#facts,
       declarations: this.#declarations,
       targetOf: (shop: unknown) => this.#targetOf(shop),
     };
-    return checkResource(ctx, olds, news);
+    return checkResource(ctx, olds, news, urn);
   }
 
   /**
@@ -178,7 +181,9 @@ export class ShippingProvider {
   async read(
     id: string,
     props: Record<string, unknown>,
-  ): Promise<{ id?: string; props?: Record<string, unknown> }> {
+  ): Promise<{ id?: string; props?: Record<string, unknown>; inputs?: Record<string, unknown> }> {
+    // An import: the id alone (importById.ts).
+    if (props.hook === undefined) return importById(id, (shop) => this.#targetOf(shop), this.#views);
     const recorded = recordedOf(id, props);
     const verdict = await this.#settle("read", recorded, recorded.shop);
     if ("target" in verdict) this.#records.note(verdict.target, recorded);
