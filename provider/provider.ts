@@ -11,6 +11,7 @@ import { ShippingError } from "./errors/shippingError";
 import { ShippingUnconfirmedWriteError } from "./errors/unconfirmedWriteError";
 import { Claims } from "./facts/claims";
 import { Declarations } from "./facts/declarations";
+import type { DeploymentClaims } from "./facts/deploymentClaims";
 import { ShopViews } from "./facts/shopViews";
 import { StackRecords } from "./facts/stackRecords";
 import { importById } from "./importById";
@@ -50,6 +51,12 @@ export class ShippingProvider {
   /** `env`: where settings not in stack config are read from, at call time. */
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.#targets = new ShopTargets(() => this.#config, env);
+  }
+
+  /** Shares this provider's claims with the deployment's other provider processes (deploymentClaims.ts). */
+  shareClaims(shared: DeploymentClaims): this {
+    this.#claims.share(shared);
+    return this;
   }
 
   /** Stores the stack configuration the engine hands over; values are read from it at call time. */

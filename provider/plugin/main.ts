@@ -4,6 +4,7 @@
  * language, `pulumi import`). It serves one {@link ShippingProvider} over gRPC on a loopback port and prints
  * the port, as the engine expects; the engine's address (its first argument) is not needed.
  */
+import { DeploymentClaims } from "../facts/deploymentClaims";
 import { ShippingProvider } from "../provider";
 import { grpc, service } from "./sdk";
 import { providerService } from "./service";
@@ -14,7 +15,10 @@ export async function serve(): Promise<number> {
     "grpc.max_receive_message_length": 1024 * 1024 * 400,
     "grpc.max_send_message_length": 1024 * 1024 * 400,
   });
-  server.addService(service.ResourceProviderService, providerService(new ShippingProvider()));
+  server.addService(
+    service.ResourceProviderService,
+    providerService(new ShippingProvider().shareClaims(DeploymentClaims.ofProcess())),
+  );
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
       error === null ? resolve(bound) : reject(error),
