@@ -44,17 +44,21 @@ export async function pluginFolder(): Promise<string> {
 }
 
 /**
- * A project with the plugin named by folder in Pulumi.yaml and a stack `dev` configured for the acme shop
- * of `sim` (the key set in plain text unless `secretKey`: the plugin keeps it secret in state either way).
+ * A project with the plugin named by folder in Pulumi.yaml (unless `byFolder` is false: then the CLI finds an
+ * installed plugin) and a stack `dev` configured for the acme shop of `sim` (the key set in plain text unless
+ * `secretKey`: the plugin keeps it secret in state either way).
  */
 export async function pluginProject(
   name: string,
   sim: RunningSimulator,
   source: string,
-  options: { secretKey?: boolean } = {},
+  options: { secretKey?: boolean; byFolder?: boolean } = {},
 ): Promise<OfficialProject> {
   const files = typescriptProjectFiles(name);
-  const plugins = `plugins:\n  providers:\n    - name: shipping\n      path: ${await pluginFolder()}\n`;
+  const plugins =
+    options.byFolder === false
+      ? ""
+      : `plugins:\n  providers:\n    - name: shipping\n      path: ${await pluginFolder()}\n`;
   const project = await OfficialProject.create(name, {
     ...files,
     "Pulumi.yaml": `${files["Pulumi.yaml"]}${plugins}`,
