@@ -22,6 +22,7 @@ import { notOurs, stillUnconfirmed } from "./refusals";
 import type { ConfigSource, ShopTarget } from "./settings";
 import { settleOwnership } from "./settle";
 import { ShopTargets } from "./shopTargets";
+import { warn } from "./warnings";
 import { Writes } from "./writes";
 
 export type { SubscriptionOutputs } from "./records";
@@ -289,9 +290,4 @@ export class ShippingProvider {
 function settled(verdict: Verdict): unknown {
   const unexpected = () => new ShippingError(`internal error: unexpected verdict ${verdict.kind}`);
   return verdict.kind === "refuse" ? verdict.error : unexpected();
-}
-
-/** Says why a subscription is left alone or taken for gone; the CLI shows the provider's stderr. */
-function warn(text: string): void {
-  process.stderr.write(`${text}\n`);
 }

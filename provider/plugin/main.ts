@@ -6,11 +6,15 @@
  */
 import { DeploymentClaims } from "../facts/deploymentClaims";
 import { ShippingProvider } from "../provider";
+import { setWarningSink } from "../warnings";
+import { engineWarnings } from "./engineLog";
 import { grpc, service } from "./sdk";
 import { providerService } from "./service";
 
-/** Starts the server and prints its port; resolves with the port. */
-export async function serve(): Promise<number> {
+/** Starts the server and prints its port; resolves with the port. `argv`: the plugin's arguments. */
+export async function serve(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
+  const warnings = engineWarnings(argv.find((arg) => !arg.startsWith("-")));
+  if (warnings !== undefined) setWarningSink(warnings);
   const server = new grpc.Server({
     "grpc.max_receive_message_length": 1024 * 1024 * 400,
     "grpc.max_send_message_length": 1024 * 1024 * 400,

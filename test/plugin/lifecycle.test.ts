@@ -93,6 +93,32 @@ describe("a TypeScript program using the plugin", () => {
     expect(await project.resources()).toEqual([]);
   });
 
+  it("refresh drops a subscription re-pointed outside the stack and says which; no write", async () => {
+    await sim.reset();
+    const project = await pluginProject(
+      "plugin-drift",
+      sim,
+      pluginProgram(pluginResource("labels", `hook: "${LABELS}", url: "${LABELS_URL}"`)),
+    );
+    await project.ok(["up", "--yes"]);
+    const [sub] = await project.resources().then((all) => all.filter((r) => r.type === PLUGIN_TYPE));
+    // The back office edits the URL and keeps the id: no longer this resource's (the ownership rule).
+    sim.setSwitches({ overwrite: "keep-id" });
+    const client = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
+    await client.create([{ hook: LABELS, url: "https://back-office.example.net/labels" }]);
+    await client.close();
+    sim.setSwitches({ overwrite: "new-id" });
+    sim.clearRequests();
+
+    const refresh = await project.ok(["refresh", "--yes"]);
+    expect(`${refresh.stdout}${refresh.stderr}`).toContain(
+      `subscription ${sub?.id} (${LABELS}) now points at another URL than this resource declared`,
+    );
+    expect((await project.resources()).filter((r) => r.type === PLUGIN_TYPE)).toEqual([]);
+    expect(liveHooks(sim)).toEqual([`${LABELS}=https://back-office.example.net/labels`]);
+    expect(writesTo(sim)).toEqual([]);
+  });
+
   it("refuses two declarations of one hook at preview, naming both, with no write", async () => {
     await sim.reset();
     const project = await pluginProject(
