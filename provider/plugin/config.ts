@@ -40,3 +40,11 @@ export function configSource(
     return typeof value === "string" ? value : JSON.stringify(value);
   };
 }
+
+/** The settings whose value differs between the provider's recorded and new inputs (engine keys aside). */
+export function configChanges(olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
+  return [...keys].filter(
+    (key) => !ENGINE_KEYS.has(key) && JSON.stringify(olds[key]) !== JSON.stringify(news[key]),
+  );
+}

@@ -7,7 +7,7 @@
 import type * as grpcTypes from "@grpc/grpc-js";
 import { UNKNOWN_VALUE } from "../lifecycle";
 import type { ShippingProvider } from "../provider";
-import { checkedConfig, configSource } from "./config";
+import { checkedConfig, configChanges, configSource } from "./config";
 import { grpcError, unimplemented } from "./errors";
 import schema from "./schema.json";
 import { Empty, type ProviderMessages as pb, pluginProto, proto } from "./sdk";
@@ -65,7 +65,15 @@ export function providerService(provider: ShippingProvider): grpcTypes.UntypedSe
       const { values, secret } = checkedConfig(unwrap(req.getNews()));
       return new proto.CheckResponse().setInputs(toStruct(values, secret));
     }),
-    diffConfig: notServed("DiffConfig"),
+    diffConfig: unary(async (req: pb.DiffRequest) => {
+      // A change of settings updates the provider in place: the resources' own diffs decide (a shop that now
+      // reaches another API is refused there), never a replacement of every subscription.
+      const changed = configChanges(unwrap(req.getOlds()).values, unwrap(req.getNews()).values);
+      const { DIFF_SOME, DIFF_NONE } = proto.DiffResponse.DiffChanges;
+      return new proto.DiffResponse()
+        .setChanges(changed.length > 0 ? DIFF_SOME : DIFF_NONE)
+        .setDiffsList(changed);
+    }),
     configure: unary(async (req: pb.ConfigureRequest) => {
       const variables = new Map(req.getVariablesMap().toArray());
       const source = configSource(unwrap(req.getArgs()).values, variables);
