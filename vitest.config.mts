@@ -117,7 +117,7 @@ export default defineConfig({
         globalSetup: "test/official/support/globalSetup.ts",
       }),
       engineProject("engine", ENGINE_IN_NPM_TEST),
-      // CI stages (.ci/run): npm run test:e2e, test:s3, test:faults, test:packages.
+      // CI stages (.ci/run): npm run test:e2e, test:s3, test:faults, test:packages, test:plugin.
       engineProject(
         "e2e",
         ["test/e2e/**/*.test.ts", "test/reliability/**/*.test.ts", "test/package/**/*.test.ts"],
@@ -136,6 +136,12 @@ export default defineConfig({
       engineProject("s3", S3_STAGE, { groupOrder: 2 }),
       engineProject("faults", FAULTS_STAGE, { groupOrder: 3 }),
       engineProject("packages", PACKAGES_STAGE, { groupOrder: 4 }),
+      // The provider plugin through the official CLI (npm run test:plugin): the package installed once per run
+      // from its tarball, as for the official project.
+      engineProject("plugin", ["test/plugin/**/*.test.ts"], {
+        groupOrder: 5,
+        globalSetup: "test/official/support/globalSetup.ts",
+      }),
     ],
   },
 });

@@ -26,11 +26,15 @@ export interface CheckContext {
   readonly targetOf: (shop: unknown) => ShopTarget;
 }
 
-/** The checked inputs and every failure, each on the property it is about. */
+/**
+ * The checked inputs and every failure, each on the property it is about. `urn`: the resource checked, when
+ * the host says (the plugin host does; a program of the dynamic host refuses a second declaration itself).
+ */
 export async function checkResource(
   ctx: CheckContext,
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
+  urn?: string,
 ): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
   const result = checkInputs(news);
   const { shop, hook, url } = result.inputs;
@@ -56,6 +60,11 @@ export async function checkResource(
   if (typeof url === "string") ctx.declarations.check(target, hook, url);
   noteOldInputs(ctx, olds);
   ctx.declarations.awaitCreate(target, hook);
+  const other = urn === undefined ? undefined : ctx.declarations.declareResource(target, hook, urn);
+  if (other !== undefined && urn !== undefined) {
+    result.failures.push({ property: "hook", reason: declaredByTwo(hook, target, urn, other) });
+    return result;
+  }
   const earlier = ctx.declarations.declare(target, hook);
   if (earlier !== undefined)
     result.failures.push({ property: "hook", reason: declaredTwiceAtCheck(hook, earlier, target) });
@@ -89,6 +98,12 @@ function checkedTarget(ctx: CheckContext, shop: unknown, failures: CheckFailure[
 function noteOldInputs(ctx: CheckContext, olds: Record<string, unknown>): void {
   if (typeof olds.hook !== "string" || typeof olds.url !== "string") return;
   ctx.records.noteWhereResolved(() => ctx.targetOf(olds.shop), { hook: olds.hook, url: olds.url });
+}
+
+/** The failure of a second resource that declares a hook of one shop (names both by their URN's name). */
+function declaredByTwo(hook: string, target: ShopTarget, urn: string, other: string): string {
+  const name = (u: string) => u.slice(u.lastIndexOf("::") + 2);
+  return `WebhookSubscription "${name(urn)}" declares hook ${hook} for shop ${target.label}, which WebhookSubscription "${name(other)}" already declares. A shop has one subscription per hook: remove one of the two`;
 }
 
 /** A configuration refusal as a value (undefined for none); any other error is thrown. */

@@ -11,8 +11,10 @@ import { ShippingError } from "./errors/shippingError";
 import { ShippingUnconfirmedWriteError } from "./errors/unconfirmedWriteError";
 import { Claims } from "./facts/claims";
 import { Declarations } from "./facts/declarations";
+import type { DeploymentClaims } from "./facts/deploymentClaims";
 import { ShopViews } from "./facts/shopViews";
 import { StackRecords } from "./facts/stackRecords";
+import { importById } from "./importById";
 import { type CheckFailure, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
 import { type Operation, type Recorded, shopIdentityOf, type Verdict } from "./ownership";
 import { confirmedProps, outputsOf, recordedOf, type SubscriptionOutputs, unconfirmedError } from "./records";
@@ -20,6 +22,7 @@ import { notOurs, stillUnconfirmed } from "./refusals";
 import type { ConfigSource, ShopTarget } from "./settings";
 import { settleOwnership } from "./settle";
 import { ShopTargets } from "./shopTargets";
+import { warn } from "./warnings";
 import { Writes } from "./writes";
 
 export type { SubscriptionOutputs } from "./records";
@@ -51,6 +54,12 @@ export class ShippingProvider {
     this.#targets = new ShopTargets(() => this.#config, env);
   }
 
+  /** Shares this provider's claims with the deployment's other provider processes (deploymentClaims.ts). */
+  shareClaims(shared: DeploymentClaims): this {
+    this.#claims.share(shared);
+    return this;
+  }
+
   /** Stores the stack configuration the engine hands over; values are read from it at call time. */
   async configure(req: { config: { get(key: string): string | undefined } }): Promise<void> {
     this.#config = (key) => req.config.get(key);
@@ -58,18 +67,20 @@ export class ShippingProvider {
 
   /**
    * Validates inputs before any write (check.ts): the URL and hook rules, the shop's credentials and pin, one
-   * declaration per hook per shop, and no takeover of a subscription made outside the stack.
+   * declaration per hook per shop (by `urn` when the host gives it), and no takeover of a subscription made
+   * outside the stack.
    */
   check(
     olds: Record<string, unknown>,
     news: Record<string, unknown>,
+    urn?: string,
   ): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
     const ctx = {
       ...this.#facts,
       declarations: this.#declarations,
       targetOf: (shop: unknown) => this.#targetOf(shop),
     };
-    return checkResource(ctx, olds, news);
+    return checkResource(ctx, olds, news, urn);
   }
 
   /**
@@ -178,7 +189,9 @@ export class ShippingProvider {
   async read(
     id: string,
     props: Record<string, unknown>,
-  ): Promise<{ id?: string; props?: Record<string, unknown> }> {
+  ): Promise<{ id?: string; props?: Record<string, unknown>; inputs?: Record<string, unknown> }> {
+    // An import: the id alone (importById.ts).
+    if (props.hook === undefined) return importById(id, (shop) => this.#targetOf(shop), this.#views);
     const recorded = recordedOf(id, props);
     const verdict = await this.#settle("read", recorded, recorded.shop);
     if ("target" in verdict) this.#records.note(verdict.target, recorded);
@@ -277,9 +290,4 @@ export class ShippingProvider {
 function settled(verdict: Verdict): unknown {
   const unexpected = () => new ShippingError(`internal error: unexpected verdict ${verdict.kind}`);
   return verdict.kind === "refuse" ? verdict.error : unexpected();
-}
-
-/** Says why a subscription is left alone or taken for gone; the CLI shows the provider's stderr. */
-function warn(text: string): void {
-  process.stderr.write(`${text}\n`);
 }

@@ -3,6 +3,7 @@
  * resource's `__provider`; see dynamicProvider.ts). One provider process serves one deployment: this module
  * binds the operations of one {@link ShippingProvider}.
  */
+import { DeploymentClaims } from "./facts/deploymentClaims";
 import { ShippingProvider } from "./provider";
 import { QuietErrors } from "./quietErrors";
 
@@ -38,7 +39,10 @@ export function bind(provider: ShippingProvider, quiet?: QuietErrors): BoundProv
   };
 }
 
-const process = bind(new ShippingProvider(), new QuietErrors(console));
+const process = bind(
+  new ShippingProvider().shareClaims(DeploymentClaims.ofProcess()),
+  new QuietErrors(console),
+);
 
 /** Stores the stack configuration the engine hands over. */
 export const configure = process.configure;

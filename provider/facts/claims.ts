@@ -1,12 +1,14 @@
 import type { Recorded } from "../ownership";
 import type { ShopTarget } from "../settings";
+import { DeploymentClaims } from "./deploymentClaims";
 
 /**
  * The subscriptions that resources of this deployment hold: created, adopted or kept unchanged (claimed; a
  * delete of the deployment leaves them alone), and the recorded ones that replacements are about to take
- * the place of.
+ * the place of. Claims are shared with the deployment's other provider processes (deploymentClaims.ts).
  */
 export class Claims {
+  #shared = new DeploymentClaims();
   /** By API: ids a resource of this deployment creates, adopts or keeps. */
   readonly #claimed = new Map<string, Set<number>>();
   /** By API: ids a resource the program declares keeps unchanged (its diff found no change). */
@@ -16,8 +18,14 @@ export class Claims {
   /** By `shopKey`: recorded subscriptions that diff replaces, until their shop settled them. */
   readonly #replaced = new Map<string, Map<number, Recorded>>();
 
+  /** Shares the claims with the deployment's other provider processes (a host sets it once, at start). */
+  share(shared: DeploymentClaims): void {
+    this.#shared = shared;
+  }
+
   /** Records an id a create of this deployment wrote or adopted. */
   claim(api: string, id: number): void {
+    this.#shared.add(api, id);
     const ids = this.#claimed.get(api) ?? new Set<number>();
     this.#claimed.set(api, ids.add(id));
   }
@@ -40,7 +48,7 @@ export class Claims {
 
   /** Whether a resource of this deployment creates, adopts or keeps `id` of `api`. */
   isClaimed(api: string, id: number): boolean {
-    return this.#claimed.get(api)?.has(id) === true;
+    return this.#claimed.get(api)?.has(id) === true || this.#shared.apisOf(id).includes(api);
   }
 
   /**
@@ -63,7 +71,8 @@ export class Claims {
 
   /** The APIs at which a resource of this deployment creates, adopts or keeps `id`. */
   claimedAt(id: number): string[] {
-    return [...this.#claimed].filter(([, ids]) => ids.has(id)).map(([api]) => api);
+    const here = [...this.#claimed].filter(([, ids]) => ids.has(id)).map(([api]) => api);
+    return [...new Set([...here, ...this.#shared.apisOf(id)])];
   }
 
   /** Notes a recorded subscription this deployment replaces in the shop: its create settles it first. */

@@ -21,6 +21,8 @@ export class Declarations {
   readonly #checked = new Map<string, Map<string, Set<string>>>();
   /** By `shopKey`: hooks declared whose create may still come in this deployment. */
   readonly #awaited = new Map<string, Set<string>>();
+  /** By `shopKey`, then hook: the URN of the resource that declared it (hosts that say which resource). */
+  readonly #urns = new Map<string, Map<string, string>>();
   /** By API, then the shop the service reports, then hook: the `shopKey` that created it. */
   readonly #created = new Map<string, Map<string, Map<string, string>>>();
 
@@ -34,6 +36,18 @@ export class Declarations {
     const earlier = hooks.get(hook);
     if (earlier === undefined) hooks.set(hook, target.label);
     return earlier === target.label ? undefined : earlier;
+  }
+
+  /**
+   * Records the resource (by URN) that declares `hook` in the shop. Returns the URN of another resource that
+   * declared it earlier in this deployment: the same shop's hook declared twice. (The same URN checked again, a
+   * replacement's create, is no second declaration.)
+   */
+  declareResource(target: ShopTarget, hook: string, urn: string): string | undefined {
+    const hooks = inner(this.#urns, target.shopKey);
+    const earlier = hooks.get(hook);
+    if (earlier === undefined) hooks.set(hook, urn);
+    return earlier === urn ? undefined : earlier;
   }
 
   /** Records a declaration the engine checked: the program of this deployment declares this hook and URL. */

@@ -1,0 +1,122 @@
+/**
+ * The claims of one deployment shared by its provider processes. The engine runs each provider in a process
+ * of its own: the dynamic host, the plugin's default provider, each explicit provider. A stack moved from the
+ * dynamic resource to the plugin's without an alias has the plugin create (adopting the live subscription, no
+ * write) and the dynamic host delete the old resource: without this, that delete removed the subscription the
+ * new resource had just adopted. Each process appends the subscriptions its resources create, adopt or keep
+ * to a file of the deployment, and reads the others' there: the ownership rule then finds the subscription
+ * claimed by a resource of this deployment and leaves it.
+ *
+ * A deployment is told by the engine's address (every provider of it gets the same one as its first argument)
+ * and the Pulumi CLI process that serves it. Holds ids and API base URLs only, never a credential.
+ */
+import { createHash } from "node:crypto";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** Where the files live. */
+const FOLDER = join(tmpdir(), "pulumi-shipping-webhooks-claims");
+/** Files of deployments this old are removed (no deployment runs for a day). */
+const STALE_AFTER_MS = 24 * 60 * 60_000;
+/** An engine address as the engine hands it to a provider plugin. */
+const ENGINE_ADDRESS = /^(127\.0\.0\.1|localhost|\[::1\]):\d+$/;
+
+/** The shared claims of a deployment; without a deployment (no engine address) it holds nothing. */
+export class DeploymentClaims {
+  readonly #file: string | undefined;
+  #read = { size: -1, ids: new Map<number, Set<string>>() };
+
+  /** `file`: the deployment's file; undefined: no sharing. */
+  constructor(file?: string) {
+    this.#file = file;
+  }
+
+  /** The claims of the deployment whose engine started this process (`argv`: its arguments). */
+  static ofProcess(argv: readonly string[] = process.argv): DeploymentClaims {
+    const address = argv.slice(2).find((arg) => ENGINE_ADDRESS.test(arg));
+    if (address === undefined) return new DeploymentClaims();
+    const key = createHash("sha256")
+      .update(`${address}\0${pulumiCliPid() ?? ""}`)
+      .digest("hex")
+      .slice(0, 24);
+    try {
+      mkdirSync(FOLDER, { recursive: true });
+      removeStale();
+    } catch {
+      return new DeploymentClaims();
+    }
+    return new DeploymentClaims(join(FOLDER, `${key}.claims`));
+  }
+
+  /** Records that a resource of this process claims subscription `id` of `api`. */
+  add(api: string, id: number): void {
+    if (this.#file === undefined) return;
+    try {
+      appendFileSync(this.#file, `${JSON.stringify([api, id])}\n`);
+    } catch {
+      // Not shared: this process's own claims still hold.
+    }
+  }
+
+  /** The APIs at which a resource of this deployment (any process) claims `id`. */
+  apisOf(id: number): string[] {
+    return [...(this.#claims().get(id) ?? [])];
+  }
+
+  /** The file's claims, read again when it grew. */
+  #claims(): Map<number, Set<string>> {
+    if (this.#file === undefined) return this.#read.ids;
+    let size: number;
+    try {
+      size = statSync(this.#file).size;
+    } catch {
+      return this.#read.ids;
+    }
+    if (size === this.#read.size) return this.#read.ids;
+    const ids = new Map<number, Set<string>>();
+    for (const line of readFileSync(this.#file, "utf8").split("\n")) {
+      const claim = parseLine(line);
+      if (claim !== undefined) ids.set(claim[1], (ids.get(claim[1]) ?? new Set()).add(claim[0]));
+    }
+    this.#read = { size, ids };
+    return ids;
+  }
+}
+
+function parseLine(line: string): [string, number] | undefined {
+  try {
+    const parsed = JSON.parse(line) as unknown;
+    if (Array.isArray(parsed) && typeof parsed[0] === "string" && typeof parsed[1] === "number")
+      return [parsed[0], parsed[1]];
+  } catch {
+    // A line cut short by another process's append: not a claim.
+  }
+  return undefined;
+}
+
+/**
+ * The Pulumi CLI process above this one (a plugin's parent, or the parent of the shell that started the
+ * dynamic host), where /proc says; undefined elsewhere, and the engine's address alone tells the deployment.
+ */
+function pulumiCliPid(): number | undefined {
+  let pid = process.ppid;
+  for (let depth = 0; depth < 4 && pid > 1; depth++) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      if (name === "pulumi") return pid;
+      pid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+function removeStale(): void {
+  for (const name of readdirSync(FOLDER)) {
+    const path = join(FOLDER, name);
+    if (Date.now() - statSync(path).mtimeMs > STALE_AFTER_MS) rmSync(path, { force: true });
+  }
+}
