@@ -2,7 +2,7 @@
  * The gRPC runtime and the protocol's generated messages, loaded from the `@pulumi/pulumi` the program's
  * project installs (a peer dependency of this package): `@grpc/grpc-js` and `google-protobuf` are its
  * dependencies, not this package's, so they are resolved from its folder (which also holds under pnpm's
- * strict layout). The SDK's `provider.main` is not used: it drops configure's arguments, hard-codes
+ * strict layout). The SDK's `main` of `@pulumi/pulumi/provider` is not used: it drops configure's arguments, hard-codes
  * `acceptSecrets` and crashes on an import's read (issue 35).
  */
 import { createRequire } from "node:module";
