@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Lints the GitHub Actions workflows of the examples (examples/*/.github/workflows) with actionlint.
+# Lints the GitHub Actions workflows of the repository (.github/workflows: the release) and of the examples
+# (examples/*/.github/workflows) with actionlint.
 #
 # actionlint v1.7.12 is built once from the Go module proxy (wrapper module in scripts/actionlint, every
 # download checked against its go.sum) into a cache folder, then reused:
@@ -37,7 +38,8 @@ if [ "$#" -gt 0 ]; then
   files=("$@")
 else
   shopt -s nullglob
-  files=("$repo_root"/examples/*/.github/workflows/*.yml "$repo_root"/examples/*/.github/workflows/*.yaml)
+  files=("$repo_root"/.github/workflows/*.yml "$repo_root"/examples/*/.github/workflows/*.yml
+    "$repo_root"/examples/*/.github/workflows/*.yaml)
   shopt -u nullglob
   [ "${#files[@]}" -gt 0 ] || fail "no workflow found under examples/*/.github/workflows/"
   # Each example whose workflows must be linted; a renamed folder must not drop out silently.

@@ -9,8 +9,9 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = join(__dirname, "..", "..");
 const WORKFLOW = readFileSync(join(ROOT, ".github", "workflows", "release.yml"), "utf8");
-const SCRIPTS = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
-  .scripts;
+const SCRIPTS = (
+  JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+).scripts;
 
 describe("the release workflow", () => {
   it("runs only npm scripts the package defines", () => {
