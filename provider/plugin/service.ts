@@ -7,7 +7,7 @@
 import type * as grpcTypes from "@grpc/grpc-js";
 import { UNKNOWN_VALUE } from "../lifecycle";
 import type { ShippingProvider } from "../provider";
-import { checkedConfig, configChanges, configSource } from "./config";
+import { checkedConfig, configChanges, configSource, misspeltSettings } from "./config";
 import { grpcError, unimplemented } from "./errors";
 import schema from "./schema.json";
 import { Empty, type ProviderMessages as pb, pluginProto, proto } from "./sdk";
@@ -63,7 +63,10 @@ export function providerService(provider: ShippingProvider): grpcTypes.UntypedSe
     getPluginInfo: unary(async () => new pluginProto.PluginInfo().setVersion(schema.version)),
     checkConfig: unary(async (req: pb.CheckRequest) => {
       const { values, secret } = checkedConfig(unwrap(req.getNews()));
-      return new proto.CheckResponse().setInputs(toStruct(values, secret));
+      const failures = misspeltSettings(values).map((f) =>
+        new proto.CheckFailure().setProperty(f.property).setReason(f.reason),
+      );
+      return new proto.CheckResponse().setInputs(toStruct(values, secret)).setFailuresList(failures);
     }),
     diffConfig: unary(async (req: pb.DiffRequest) => {
       // A change of settings updates the provider in place: the resources' own diffs decide (a shop that now
