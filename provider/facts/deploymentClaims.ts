@@ -22,6 +22,14 @@ const STALE_AFTER_MS = 24 * 60 * 60_000;
 /** An engine address as the engine hands it to a provider plugin. */
 const ENGINE_ADDRESS = /^(127\.0\.0\.1|localhost|\[::1\]):\d+$/;
 
+/**
+ * The engine's address among a provider process's arguments (`argv` without node and the script): the engine
+ * hands it to every provider, after any flags (`--tracing <url>`, `-v=9`); undefined when none is there.
+ */
+export function engineAddressOf(argv: readonly string[]): string | undefined {
+  return argv.find((arg) => ENGINE_ADDRESS.test(arg));
+}
+
 /** The shared claims of a deployment; without a deployment (no engine address) it holds nothing. */
 export class DeploymentClaims {
   readonly #file: string | undefined;
@@ -34,7 +42,7 @@ export class DeploymentClaims {
 
   /** The claims of the deployment whose engine started this process (`argv`: its arguments). */
   static ofProcess(argv: readonly string[] = process.argv): DeploymentClaims {
-    const address = argv.slice(2).find((arg) => ENGINE_ADDRESS.test(arg));
+    const address = engineAddressOf(argv.slice(2));
     if (address === undefined) return new DeploymentClaims();
     const key = createHash("sha256")
       .update(`${address}\0${pulumiCliPid() ?? ""}`)

@@ -5,6 +5,8 @@
  * (`shops`, `timeouts`, `retry`) arrive as JSON text from stack config or as objects from a program, and are
  * handed to the settings as JSON text either way.
  */
+import { meantSetting, NAMESPACE, SETTING_NAMES, unknownSettingError } from "../configKeys";
+import type { CheckFailure } from "../lifecycle";
 import { type ConfigSource, SETTINGS } from "../settings";
 import type { Unwrapped } from "./values";
 
@@ -25,6 +27,21 @@ export function checkedConfig(news: Unwrapped): { values: Record<string, unknown
   const secret = new Set(news.secret);
   for (const key of SECRET_SETTINGS) if (news.values[key] !== undefined) secret.add(key);
   return { values: news.values, secret };
+}
+
+/**
+ * The provider's config keys that look like a misspelt setting (`shopID`, `shops.acme.apikey` set without
+ * `--path`), each a failure naming the setting meant: ignored, they would leave a shop unpinned or keyless.
+ * Other unknown keys pass: the engine hands the provider every key of its namespace, and a project named
+ * `shipping` keeps its own config there.
+ */
+export function misspeltSettings(values: Record<string, unknown>): CheckFailure[] {
+  return Object.keys(values)
+    .filter((key) => !ENGINE_KEYS.has(key) && !SETTING_NAMES.includes(key) && meantSetting(key) !== undefined)
+    .flatMap((key) => {
+      const error = unknownSettingError(`${NAMESPACE}:${key}`);
+      return error === undefined ? [] : [{ property: key, reason: error.message }];
+    });
 }
 
 /** The settings as `configure` receives them: `shipping:<key>` to its text, read at call time. */

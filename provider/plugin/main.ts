@@ -4,7 +4,7 @@
  * language, `pulumi import`). It serves one {@link ShippingProvider} over gRPC on a loopback port and prints
  * the port, as the engine expects; the engine's address (its first argument) is not needed.
  */
-import { DeploymentClaims } from "../facts/deploymentClaims";
+import { DeploymentClaims, engineAddressOf } from "../facts/deploymentClaims";
 import { ShippingProvider } from "../provider";
 import { setWarningSink } from "../warnings";
 import { engineWarnings } from "./engineLog";
@@ -13,7 +13,7 @@ import { providerService } from "./service";
 
 /** Starts the server and prints its port; resolves with the port. `argv`: the plugin's arguments. */
 export async function serve(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
-  const warnings = engineWarnings(argv.find((arg) => !arg.startsWith("-")));
+  const warnings = engineWarnings(engineAddressOf(argv));
   if (warnings !== undefined) setWarningSink(warnings);
   const server = new grpc.Server({
     "grpc.max_receive_message_length": 1024 * 1024 * 400,

@@ -7,7 +7,7 @@
 import type * as grpcTypes from "@grpc/grpc-js";
 import { UNKNOWN_VALUE } from "../lifecycle";
 import type { ShippingProvider } from "../provider";
-import { checkedConfig, configChanges, configSource } from "./config";
+import { checkedConfig, configChanges, configSource, misspeltSettings } from "./config";
 import { grpcError, unimplemented } from "./errors";
 import schema from "./schema.json";
 import { Empty, type ProviderMessages as pb, pluginProto, proto } from "./sdk";
@@ -25,14 +25,20 @@ type Handler<Req, Res> = (
   callback: grpcTypes.sendUnaryData<Res>,
 ) => void;
 
-/** A unary handler from an async function: its errors go to the engine as the resource's error. */
-function unary<Req, Res>(run: (request: Req) => Promise<Res>): Handler<Req, Res> {
+/**
+ * A unary handler from an async function: its errors go to the engine as the resource's error (a write not
+ * confirmed with its outputs, of which `secretsOf` the request's secret properties stay secret).
+ */
+function unary<Req, Res>(
+  run: (request: Req) => Promise<Res>,
+  secretsOf: (request: Req) => Iterable<string> = () => [],
+): Handler<Req, Res> {
   return (call, callback) => {
     run(call.request).then(
       (response) => callback(null, response),
       (error: unknown) =>
         callback(
-          grpcError(error, (props) => outputs(props, [])),
+          grpcError(error, (props) => outputs(props, secretsOf(call.request))),
           null,
         ),
     );
@@ -49,6 +55,12 @@ function outputs(props: Record<string, unknown>, secret: Iterable<string>) {
   return toStruct(props, [...secret, ...ALWAYS_SECRET], dynamicHostField);
 }
 
+/** The secret properties of a create's or update's request (an unconfirmed write's outputs keep them secret). */
+function secretInputs(req: pb.CreateRequest | pb.UpdateRequest): string[] {
+  if ("getProperties" in req) return [...unwrap(req.getProperties()).secret];
+  return [...unwrap(req.getOlds()).secret, ...unwrap(req.getNews()).secret];
+}
+
 /** What a preview of a create shows: the inputs, and the outputs only the create learns as unknown. */
 function previewOutputs(inputs: Record<string, unknown>): Record<string, unknown> {
   return { ...inputs, subscriptionId: UNKNOWN_VALUE, api: UNKNOWN_VALUE };
@@ -63,7 +75,10 @@ export function providerService(provider: ShippingProvider): grpcTypes.UntypedSe
     getPluginInfo: unary(async () => new pluginProto.PluginInfo().setVersion(schema.version)),
     checkConfig: unary(async (req: pb.CheckRequest) => {
       const { values, secret } = checkedConfig(unwrap(req.getNews()));
-      return new proto.CheckResponse().setInputs(toStruct(values, secret));
+      const failures = misspeltSettings(values).map((f) =>
+        new proto.CheckFailure().setProperty(f.property).setReason(f.reason),
+      );
+      return new proto.CheckResponse().setInputs(toStruct(values, secret)).setFailuresList(failures);
     }),
     diffConfig: unary(async (req: pb.DiffRequest) => {
       // A change of settings updates the provider in place: the resources' own diffs decide (a shop that now
@@ -108,7 +123,7 @@ export function providerService(provider: ShippingProvider): grpcTypes.UntypedSe
         return new proto.CreateResponse().setProperties(outputs(previewOutputs(props.values), props.secret));
       const { id, outs } = await provider.create(props.values);
       return new proto.CreateResponse().setId(id).setProperties(outputs({ ...outs }, props.secret));
-    }),
+    }, secretInputs),
     read: unary(async (req: pb.ReadRequest) => {
       const props = unwrap(req.getProperties());
       const result = await provider.read(req.getId(), props.values);
@@ -127,7 +142,7 @@ export function providerService(provider: ShippingProvider): grpcTypes.UntypedSe
         );
       const { outs } = await provider.update(req.getId(), olds.values, news.values);
       return new proto.UpdateResponse().setProperties(outputs(outs, [...olds.secret, ...news.secret]));
-    }),
+    }, secretInputs),
     delete: unary(async (req: pb.DeleteRequest) => {
       await provider.delete(req.getId(), unwrap(req.getProperties()).values);
       return new Empty();

@@ -119,6 +119,20 @@ describe("a TypeScript program using the plugin", () => {
     expect(writesTo(sim)).toEqual([]);
   });
 
+  it("fails preview on a misspelt setting under shipping:, naming the setting meant, before any write", async () => {
+    await sim.reset();
+    const project = await pluginProject(
+      "plugin-misspelt",
+      sim,
+      pluginProgram(pluginResource("labels", `hook: "${LABELS}", url: "${LABELS_URL}"`)),
+    );
+    await project.ok(["config", "set", "shipping:shopID", "acme"]);
+    const preview = await project.pulumi(["preview"]);
+    expect(preview.status).not.toBe(0);
+    expect(`${preview.stdout}${preview.stderr}`).toContain("did you mean `shipping:shopId`?");
+    expect(writesTo(sim)).toEqual([]);
+  });
+
   it("refuses two declarations of one hook at preview, naming both, with no write", async () => {
     await sim.reset();
     const project = await pluginProject(

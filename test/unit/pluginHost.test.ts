@@ -5,8 +5,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { engineAddressOf } from "../../provider/facts/deploymentClaims";
 import { parseImportId } from "../../provider/importById";
-import { checkedConfig, configSource } from "../../provider/plugin/config";
+import { checkedConfig, configSource, misspeltSettings } from "../../provider/plugin/config";
 import schema from "../../provider/plugin/schema.json";
 import { secretValue, toStruct, unwrap } from "../../provider/plugin/values";
 
@@ -57,6 +58,25 @@ describe("the provider config", () => {
     expect(JSON.parse(source("shipping:shops") ?? "")).toEqual({ acme: { apiKey: "a" } });
     expect(source("shipping:baseUrl")).toBe("https://api.example");
     expect(source("shipping:version")).toBeUndefined();
+  });
+});
+
+describe("the provider config's keys", () => {
+  it("fails a misspelt setting, naming the one meant; other keys (a project named shipping) pass", () => {
+    const failures = misspeltSettings({ shopID: "s1", apiKey: "k", hooks: "[]", version: "0.2.0" });
+    expect(failures.map((f) => f.property)).toEqual(["shopID"]);
+    expect(failures[0]?.reason).toContain("did you mean `shipping:shopId`?");
+    expect(failures[0]?.reason).not.toContain("s1");
+  });
+});
+
+describe("the engine's address", () => {
+  it("is found among a provider's arguments after any flags", () => {
+    expect(engineAddressOf(["--tracing", "http://127.0.0.1:9411/api", "127.0.0.1:40123"])).toBe(
+      "127.0.0.1:40123",
+    );
+    expect(engineAddressOf(["-v=9", "--logtostderr", "127.0.0.1:40123"])).toBe("127.0.0.1:40123");
+    expect(engineAddressOf(["run"])).toBeUndefined();
   });
 });
 

@@ -3,7 +3,7 @@
  * `bin`, installed from its tarball as a user installs it), named in Pulumi.yaml by folder as `plugins:
  * providers:`, through the official CLI against a simulator.
  */
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import type { RunningSimulator } from "../../../simulator";
 import { installedPackages } from "../../official/support/install";
 import { OfficialProject, typescriptProjectFiles } from "../../official/support/project";
@@ -55,15 +55,13 @@ export async function pluginProject(
   options: { secretKey?: boolean; byFolder?: boolean } = {},
 ): Promise<OfficialProject> {
   const files = typescriptProjectFiles(name);
-  const plugins =
-    options.byFolder === false
-      ? ""
-      : `plugins:\n  providers:\n    - name: shipping\n      path: ${await pluginFolder()}\n`;
-  const project = await OfficialProject.create(name, {
-    ...files,
-    "Pulumi.yaml": `${files["Pulumi.yaml"]}${plugins}`,
-    "index.ts": source,
-  });
+  const project = await OfficialProject.create(name, { ...files, "index.ts": source });
+  if (options.byFolder !== false) {
+    // A path relative to the project folder, as a user writes `./node_modules/.bin`.
+    const folder = relative(project.dir, await pluginFolder());
+    const plugins = `plugins:\n  providers:\n    - name: shipping\n      path: ${folder}\n`;
+    project.write({ "Pulumi.yaml": `${files["Pulumi.yaml"]}${plugins}` });
+  }
   await project.ok(["stack", "init", "dev"]);
   await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
   await project.ok([
