@@ -61,8 +61,9 @@ function typeOf(property: SchemaProperty): string {
 
 /** How to get and use the plugin: the part of the reference the schema does not hold. */
 const USING = [
-  "`pulumi-resource-shipping` serves the same provider as the package's TypeScript class, to any Pulumi language",
-  "and to `pulumi import`.",
+  "How do I declare a webhook subscription from Pulumi YAML, Go or another language, or adopt one with `pulumi",
+  "import`? `pulumi-resource-shipping` serves the same provider as the package's TypeScript class, to any",
+  "Pulumi language and to `pulumi import`.",
   "",
   "- In a project that installs this package, name its `bin` folder in Pulumi.yaml:",
   "  `plugins: { providers: [{ name: shipping, path: ./node_modules/.bin }] }`.",
