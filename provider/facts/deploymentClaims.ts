@@ -11,12 +11,15 @@
  * and the Pulumi CLI process that serves it. Holds ids and API base URLs only, never a credential.
  */
 import { createHash } from "node:crypto";
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { appendFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** Where the files live. */
-const FOLDER = join(tmpdir(), "pulumi-shipping-webhooks-claims");
+/**
+ * Where the files live: a folder of this user's only (mode 0700, checked), so that no other user of a shared
+ * machine can add, remove or redirect a deployment's claims.
+ */
+const FOLDER = join(tmpdir(), `pulumi-shipping-webhooks-claims-${process.getuid?.() ?? "user"}`);
 /** Files of deployments this old are removed (no deployment runs for a day). */
 const STALE_AFTER_MS = 24 * 60 * 60_000;
 /** An engine address as the engine hands it to a provider plugin. */
@@ -45,16 +48,13 @@ export class DeploymentClaims {
     const address = engineAddressOf(argv.slice(2));
     if (address === undefined) return new DeploymentClaims();
     const key = createHash("sha256")
-      .update(`${address}\0${pulumiCliPid() ?? ""}`)
+      .update(`${address}\0${pulumiCliProcess() ?? ""}`)
       .digest("hex")
       .slice(0, 24);
-    try {
-      mkdirSync(FOLDER, { recursive: true });
-      removeStale();
-    } catch {
-      return new DeploymentClaims();
-    }
-    return new DeploymentClaims(join(FOLDER, `${key}.claims`));
+    const folder = privateFolder(FOLDER);
+    if (folder === undefined) return new DeploymentClaims();
+    removeStale(folder);
+    return new DeploymentClaims(join(folder, `${key}.claims`));
   }
 
   /** Records that a resource of this process claims subscription `id` of `api`. */
@@ -105,16 +105,20 @@ function parseLine(line: string): [string, number] | undefined {
 
 /**
  * The Pulumi CLI process above this one (a plugin's parent, or the parent of the shell that started the
- * dynamic host), where /proc says; undefined elsewhere, and the engine's address alone tells the deployment.
+ * dynamic host) as `<pid>@<start time>`, where /proc says (the start time tells a later process that reuses the
+ * pid apart; the CLI may be pid 1 in a container); undefined elsewhere, and the engine's address alone tells the
+ * deployment.
  */
-function pulumiCliPid(): number | undefined {
+function pulumiCliProcess(): string | undefined {
   let pid = process.ppid;
-  for (let depth = 0; depth < 4 && pid > 1; depth++) {
+  for (let depth = 0; depth < 4 && pid >= 1; depth++) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      if (name === "pulumi") return pid;
-      pid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // After the name: state, ppid, ... starttime is the 20th field (stat(5) field 22).
+      if (name === "pulumi") return `${pid}@${fields[19] ?? ""}`;
+      pid = Number(fields[1]);
     } catch {
       return undefined;
     }
@@ -122,9 +126,35 @@ function pulumiCliPid(): number | undefined {
   return undefined;
 }
 
-function removeStale(): void {
-  for (const name of readdirSync(FOLDER)) {
-    const path = join(FOLDER, name);
-    if (Date.now() - statSync(path).mtimeMs > STALE_AFTER_MS) rmSync(path, { force: true });
+/**
+ * `folder`, made if missing, when it is a real folder of this user that no one else may write (mode 0700);
+ * undefined otherwise (then nothing is shared). Exported for its tests.
+ */
+export function privateFolder(folder: string): string | undefined {
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const info = lstatSync(folder);
+    const mine = process.getuid === undefined || info.uid === process.getuid();
+    return info.isDirectory() && mine && (info.mode & 0o077) === 0 ? folder : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes the files of deployments older than {@link STALE_AFTER_MS}; an entry that vanishes or fails is skipped. */
+export function removeStale(folder: string, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(folder, name);
+    try {
+      if (now - lstatSync(path).mtimeMs > STALE_AFTER_MS) rmSync(path, { force: true });
+    } catch {
+      // Removed meanwhile by another process, or not ours to remove: not this deployment's file either way.
+    }
   }
 }
