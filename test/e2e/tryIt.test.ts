@@ -5,7 +5,7 @@
  * side by side do not meet. Judged by the simulator's live subscriptions and the stack's state.
  */
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -99,15 +99,15 @@ describe("the README's Try it", () => {
 
     const clone = join(root, "pulumi-shipping-webhooks");
     copyAsClone(clone);
-    mkdirSync(join(root, "backend"));
     const cli = dist.pulumiCli.requirePulumiCli();
     const env = consumerEnv({
       PATH: [dirname(cli.binary), dirname(process.execPath), process.env.PATH ?? ""].join(delimiter),
+      // A fresh Pulumi home: no login, no backend, no passphrase but what the commands set themselves.
       PULUMI_HOME: join(root, "home"),
-      PULUMI_BACKEND_URL: `file://${join(root, "backend")}`,
-      PULUMI_CONFIG_PASSPHRASE: "try-it",
       PULUMI_SKIP_UPDATE_CHECK: "true",
     });
+    for (const name of ["PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "PULUMI_ACCESS_TOKEN"])
+      delete env[name];
     // A user's shell has none of the npm_* variables of the `npm run` that may have started vitest (npm
     // reads them as its config). What this machine's npm needs: its cache first, no notices.
     for (const name of Object.keys(env)) if (/^npm_/i.test(name) || name === "INIT_CWD") delete env[name];
@@ -128,7 +128,15 @@ describe("the README's Try it", () => {
     // What the user sees: the README's last command printed that subscription.
     expect(output).toContain(`"id":${id},"hook":"order_status_change","url":"${TEMPLATE_SUBSCRIPTION.url}"`);
     // The stack records it, and `pulumi destroy` there (what the README says next) unsubscribes it.
-    const project = { cwd: join(root, "try-it"), env, deadlineMs: 240_000 };
+    // The user's shell still holds what the commands exported.
+    const passphrase = /PULUMI_CONFIG_PASSPHRASE=(\S+)/.exec(script)?.[1] ?? "";
+    const shell = {
+      ...env,
+      PULUMI_BACKEND_URL: `file://${join(root, "try-it")}`,
+      PULUMI_CONFIG_PASSPHRASE: passphrase,
+    };
+    expect(script).toContain('export PULUMI_BACKEND_URL="file://$PWD"');
+    const project = { cwd: join(root, "try-it"), env: shell, deadlineMs: 240_000 };
     const exported = await runOk("pulumi", ["stack", "export"], project);
     const resources =
       (JSON.parse(exported.stdout) as { deployment: { resources?: Array<{ type: string; id?: string }> } })
