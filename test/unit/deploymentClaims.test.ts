@@ -41,15 +41,30 @@ describe("DeploymentClaims", () => {
 describe("privateFolder", () => {
   it.each([
     ["a folder it makes", (path: string) => path, true],
-    ["an existing folder of mode 0700", (path: string) => (mkdirSync(path, { mode: 0o700 }), path), true],
+    [
+      "an existing folder of mode 0700",
+      (path: string) => {
+        mkdirSync(path, { mode: 0o700 });
+        return path;
+      },
+      true,
+    ],
     [
       "a folder others may write (0777)",
-      (path: string) => (mkdirSync(path), chmodSync(path, 0o777), path),
+      (path: string) => {
+        mkdirSync(path);
+        chmodSync(path, 0o777);
+        return path;
+      },
       false,
     ],
     [
       "a folder others may read (0755)",
-      (path: string) => (mkdirSync(path), chmodSync(path, 0o755), path),
+      (path: string) => {
+        mkdirSync(path);
+        chmodSync(path, 0o755);
+        return path;
+      },
       false,
     ],
     [
@@ -62,7 +77,14 @@ describe("privateFolder", () => {
       },
       false,
     ],
-    ["a file", (path: string) => (writeFileSync(path, ""), path), false],
+    [
+      "a file",
+      (path: string) => {
+        writeFileSync(path, "");
+        return path;
+      },
+      false,
+    ],
   ])("%s: shared %s", (_what, prepare, shared) => {
     const path = prepare(join(dir, "claims"));
     expect(privateFolder(path) !== undefined).toBe(shared);
