@@ -4,9 +4,9 @@
  * resource, naming the hook and `ignoreChanges`, and nothing is written. Through the official CLI in a project
  * folder, judged by the live subscriptions and the state.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
-import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
+import { ACME_KEY } from "../support/shops";
 import { OfficialProject, typescriptProjectFiles } from "./support/project";
 
 const ORDERS = "order_status_change";
@@ -23,11 +23,8 @@ function program(second: boolean): string {
   return `import { WebhookSubscription } from "pulumi-shipping-webhooks";\n\n${a}${b}\n`;
 }
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 describe("ignoreChanges on the hook, and another resource declaring the kept hook", () => {
   it("is refused by preview and by up alike, naming the hook and ignoreChanges; nothing is written", async () => {
@@ -36,13 +33,13 @@ describe("ignoreChanges on the hook, and another resource declaring the kept hoo
       "index.ts": program(false),
     });
     await project.ok(["stack", "init", "dev"]);
-    await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
+    await project.ok(["config", "set", "shipping:baseUrl", acme.sim.baseUrl]);
     await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
     await project.ok(["up", "--yes", "--skip-preview"]);
-    const before = sim.subscriptions("acme");
+    const before = acme.sim.subscriptions("acme");
 
     project.write({ "index.ts": program(true) });
-    sim.clearRequests();
+    acme.sim.clearRequests();
     // Which check the engine runs first is its own order: `b` first, the provider does not know yet that `a`
     // records the hook, and refuses `b` as a takeover; `a` first, `b` is a second declaration. Either way on
     // `b`, naming the hook, its id and ignoreChanges.
@@ -56,8 +53,8 @@ describe("ignoreChanges on the hook, and another resource declaring the kept hoo
       expect(run.stdout).toMatch(refusal);
       expect(run.stdout).not.toMatch(/another shop entry/);
     }
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
-    expect(sim.subscriptions("acme")).toEqual(before);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual(before);
     const recorded = (await project.subscriptions()).map(
       (r) => `${r.urn.split("::").pop()}=${r.outputs?.hook}`,
     );

@@ -4,9 +4,9 @@
  * `shops` object works as in stack config; its credentials are secret in the state; and a key rotated in its
  * inputs updates the provider in place, with no replacement and no write.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
-import { ACME_KEY, ACME_SECOND_KEY, GLOBEX_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
+import { ACME_KEY, ACME_SECOND_KEY, GLOBEX_KEY, leaksOf } from "../support/shops";
 import {
   liveHooks,
   PLUGIN_TYPE,
@@ -19,11 +19,8 @@ import {
 const LABELS = "shipment_label_created";
 const ORDERS = "order_status_change";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 /** A program with an explicit provider whose default shop is globex and whose entry `eu` holds `euKey`. */
 function program(euKey: string): string {
@@ -43,16 +40,15 @@ ${pluginResource("labels", `hook: "${LABELS}", url: "https://hooks.example.com/l
 
 describe("an explicit shipping provider", () => {
   it("takes its settings from its inputs, keeps its keys secret, and updates in place when a key rotates", async () => {
-    await sim.reset();
-    const project = await pluginProject("plugin-explicit", sim, program(ACME_KEY));
-    await project.ok(["config", "set", "apiBase", sim.baseUrl]);
+    const project = await pluginProject("plugin-explicit", acme.sim, program(ACME_KEY));
+    await project.ok(["config", "set", "apiBase", acme.sim.baseUrl]);
     await project.ok(["config", "set", "--secret", "globexKey", GLOBEX_KEY]);
     // The stack's own shipping:baseUrl points nowhere: only the explicit provider's inputs are used.
     await project.ok(["config", "set", "shipping:baseUrl", "http://127.0.0.1:9"]);
 
     await project.ok(["up", "--yes"]);
-    expect(liveHooks(sim, "globex")).toEqual([`${LABELS}=https://hooks.example.com/labels`]);
-    expect(liveHooks(sim, "acme")).toEqual([`${ORDERS}=https://hooks.example.com/orders`]);
+    expect(liveHooks(acme.sim, "globex")).toEqual([`${LABELS}=https://hooks.example.com/labels`]);
+    expect(liveHooks(acme.sim, "acme")).toEqual([`${ORDERS}=https://hooks.example.com/orders`]);
     const exported = (await project.ok(["stack", "export"])).stdout;
     expect([...leaksOf(GLOBEX_KEY, exported), ...leaksOf(ACME_KEY, exported)]).toEqual([]);
     const ids = (await project.resources())
@@ -60,11 +56,11 @@ describe("an explicit shipping provider", () => {
       .map((r) => r.id)
       .sort();
 
-    sim.clearRequests();
+    acme.sim.clearRequests();
     project.write({ "index.ts": program(ACME_SECOND_KEY) });
     const up = await project.ok(["up", "--yes"]);
     expect(up.stdout).not.toMatch(/replace/);
-    expect(writesTo(sim)).toEqual([]);
+    expect(writesTo(acme.sim)).toEqual([]);
     expect(
       (await project.resources())
         .filter((r) => r.type === PLUGIN_TYPE)
@@ -74,6 +70,6 @@ describe("an explicit shipping provider", () => {
     expect(leaksOf(ACME_SECOND_KEY, (await project.ok(["stack", "export"])).stdout)).toEqual([]);
 
     await project.ok(["destroy", "--yes"]);
-    expect([...liveHooks(sim, "globex"), ...liveHooks(sim, "acme")]).toEqual([]);
+    expect([...liveHooks(acme.sim, "globex"), ...liveHooks(acme.sim, "acme")]).toEqual([]);
   });
 });

@@ -4,10 +4,10 @@
  * its declaration, and the next `up` of a program that declares it changes nothing and writes nothing; an id
  * the shop does not hold is refused, saying so, and nothing is recorded.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ShippingClient } from "../../provider";
-import { type RunningSimulator, startSimulator } from "../../simulator";
-import { ACME_KEY, GLOBEX_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { useAcmeSimulator } from "../support/acmeSimulator";
+import { ACME_KEY, GLOBEX_KEY, leaksOf } from "../support/shops";
 import {
   liveHooks,
   PLUGIN_TYPE,
@@ -21,14 +21,11 @@ const LABELS = "shipment_label_created";
 const LABELS_URL = "https://hooks.example.com/labels";
 const GLOBEX_URL = "https://hooks.example.com/globex-orders";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 async function subscribe(apiKey: string, hook: string, url: string): Promise<number> {
-  const client = new ShippingClient({ baseUrl: sim.baseUrl, apiKey });
+  const client = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey });
   const [id] = await client.create([{ hook, url }]);
   await client.close();
   if (id === undefined) throw new Error("no id");
@@ -37,12 +34,11 @@ async function subscribe(apiKey: string, hook: string, url: string): Promise<num
 
 describe("pulumi import of a WebhookSubscription", () => {
   it("records a live subscription by id and prints its declaration; the next up writes nothing; a missing id says so", async () => {
-    await sim.reset();
     const labelsId = await subscribe(ACME_KEY, LABELS, LABELS_URL);
     const globexId = await subscribe(GLOBEX_KEY, "order_status_change", GLOBEX_URL);
-    const project = await pluginProject("plugin-import", sim, pluginProgram(""));
+    const project = await pluginProject("plugin-import", acme.sim, pluginProgram(""));
     await project.ok(["config", "set", "--secret", "--path", "shipping:shops.globex.apiKey", GLOBEX_KEY]);
-    sim.clearRequests();
+    acme.sim.clearRequests();
 
     const missing = await project.pulumi(["import", PLUGIN_TYPE, "ghost", "999999", "--yes"]);
     expect(missing.status).not.toBe(0);
@@ -76,8 +72,8 @@ describe("pulumi import of a WebhookSubscription", () => {
     });
     // The declarations the import printed (protected, as imports are).
     await project.ok(["up", "--yes", "--expect-no-changes"]);
-    expect(writesTo(sim)).toEqual([]);
-    expect(liveHooks(sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
-    expect(liveHooks(sim, "globex")).toEqual([`order_status_change=${GLOBEX_URL}`]);
+    expect(writesTo(acme.sim)).toEqual([]);
+    expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
+    expect(liveHooks(acme.sim, "globex")).toEqual([`order_status_change=${GLOBEX_URL}`]);
   });
 });

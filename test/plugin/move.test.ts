@@ -6,10 +6,9 @@
  * - without the alias (the engine then creates the plugin's resource, which adopts the live subscription, and
  *   deletes the dynamic one in the dynamic host's process): the subscription is not lost.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
 import type { OfficialProject, StateResource } from "../official/support/project";
-import { TEST_SHOPS } from "../support/shops";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import {
   DYNAMIC_TYPE,
   liveHooks,
@@ -28,11 +27,8 @@ const DYNAMIC_PROGRAM = `import { WebhookSubscription } from "pulumi-shipping-we
 new WebhookSubscription("labels", { hook: "${LABELS}", url: "${LABELS_URL}" });
 `;
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 /** The stack's WebhookSubscriptions of either type. */
 async function subscriptionsOf(project: OfficialProject): Promise<StateResource[]> {
@@ -41,13 +37,12 @@ async function subscriptionsOf(project: OfficialProject): Promise<StateResource[
 
 /** A stack whose dynamic resource subscribed the labels hook. */
 async function dynamicStack(name: string): Promise<{ project: OfficialProject; id: string | undefined }> {
-  await sim.reset();
-  const project = await pluginProject(name, sim, DYNAMIC_PROGRAM, { secretKey: true });
+  const project = await pluginProject(name, acme.sim, DYNAMIC_PROGRAM, { secretKey: true });
   await project.ok(["up", "--yes"]);
   const [recorded] = await subscriptionsOf(project);
   expect(recorded?.type).toBe(DYNAMIC_TYPE);
-  expect(liveHooks(sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
-  sim.clearRequests();
+  expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
+  acme.sim.clearRequests();
   return { project, id: recorded?.id };
 }
 
@@ -68,8 +63,8 @@ describe("moving a stack from the dynamic resource to the plugin's", () => {
     expect(preview.stdout).toContain("~ 1 to update");
     expect(preview.stdout).not.toMatch(/to (create|delete|replace)/);
     await project.ok(["up", "--yes"]);
-    expect(writesTo(sim)).toEqual([]);
-    expect(liveHooks(sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
+    expect(writesTo(acme.sim)).toEqual([]);
+    expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
     const [moved, ...others] = await subscriptionsOf(project);
     expect(others).toEqual([]);
     expect(moved?.type).toBe(PLUGIN_TYPE);
@@ -79,7 +74,7 @@ describe("moving a stack from the dynamic resource to the plugin's", () => {
     );
     await project.ok(["preview", "--expect-no-changes"]);
     await project.ok(["destroy", "--yes"]);
-    expect(liveHooks(sim)).toEqual([]);
+    expect(liveHooks(acme.sim)).toEqual([]);
   });
 
   it("without the alias: the subscription is not lost", async () => {
@@ -90,14 +85,14 @@ describe("moving a stack from the dynamic resource to the plugin's", () => {
     // The engine creates the plugin's resource (it adopts the live subscription) and deletes the dynamic one,
     // whose delete finds the subscription claimed by a resource of this deployment and leaves it.
     await project.ok(["up", "--yes"]);
-    expect(liveHooks(sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
-    expect(writesTo(sim)).toEqual([]);
+    expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
+    expect(writesTo(acme.sim)).toEqual([]);
     const [moved, ...others] = await subscriptionsOf(project);
     expect(others).toEqual([]);
     expect(moved?.type).toBe(PLUGIN_TYPE);
     expect(moved?.id).toBe(id);
     await project.ok(["preview", "--expect-no-changes"]);
     await project.ok(["destroy", "--yes"]);
-    expect(liveHooks(sim)).toEqual([]);
+    expect(liveHooks(acme.sim)).toEqual([]);
   });
 });

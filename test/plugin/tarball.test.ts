@@ -9,8 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
-import { TEST_SHOPS } from "../support/shops";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import {
   liveHooks,
   PLUGIN_TYPE,
@@ -24,20 +23,16 @@ const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as
 const LABELS = "shipment_label_created";
 const LABELS_URL = "https://hooks.example.com/labels";
 
-let sim: RunningSimulator;
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 let outDir: string;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
+beforeAll(() => {
   outDir = mkdtempSync(join(tmpdir(), "plugin-tarball-"));
 });
-afterAll(async () => {
-  await sim.close();
-  rmSync(outDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 describe("the plugin tarball", () => {
   it("installs with `pulumi plugin install --file`, and a program without a plugin folder runs through it", async () => {
-    await sim.reset();
     const tarball = execFileSync(
       process.execPath,
       [join(ROOT, "dist", "scripts", "pluginTarball.js"), outDir],
@@ -49,7 +44,7 @@ describe("the plugin tarball", () => {
     expect(tarball).toMatch(new RegExp(`pulumi-resource-shipping-v${VERSION}-\\w+-\\w+\\.tar\\.gz$`));
     const project = await pluginProject(
       "plugin-tarball",
-      sim,
+      acme.sim,
       pluginProgram(pluginResource("labels", `hook: "${LABELS}", url: "${LABELS_URL}"`)),
       { byFolder: false },
     );
@@ -58,9 +53,9 @@ describe("the plugin tarball", () => {
     expect(plugins.stdout).toMatch(new RegExp(`shipping\\s+resource\\s+${VERSION.replace(/\./g, "\\.")}`));
 
     await project.ok(["up", "--yes"]);
-    expect(liveHooks(sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
+    expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
     expect((await project.resources()).filter((r) => r.type === PLUGIN_TYPE)).toHaveLength(1);
     await project.ok(["destroy", "--yes"]);
-    expect(liveHooks(sim)).toEqual([]);
+    expect(liveHooks(acme.sim)).toEqual([]);
   });
 });

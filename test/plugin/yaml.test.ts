@@ -6,11 +6,11 @@
  * nothing, `pulumi import` adopts a subscription made outside the stack with no write, destroy deletes what the
  * stack holds; no key in state.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ShippingClient } from "../../provider";
-import { type RunningSimulator, startSimulator } from "../../simulator";
 import { OfficialProject } from "../official/support/project";
-import { ACME_KEY, GLOBEX_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { useAcmeSimulator } from "../support/acmeSimulator";
+import { ACME_KEY, GLOBEX_KEY, leaksOf } from "../support/shops";
 import { liveHooks, PLUGIN_TYPE, pluginFolder, writesTo } from "./support/pluginProject";
 
 const LABELS_URL = "https://hooks.example.com/labels";
@@ -54,31 +54,27 @@ ${extra}outputs:
 `;
 }
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 describe("a YAML program using the plugin", () => {
   it("previews, ups, refreshes, imports and destroys; default and explicit providers; no key in state", async () => {
-    await sim.reset();
     const project = await OfficialProject.create("yaml-hooks", { "Pulumi.yaml": await program() });
     await project.ok(["stack", "init", "dev"]);
-    await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
+    await project.ok(["config", "set", "shipping:baseUrl", acme.sim.baseUrl]);
     await project.ok(["config", "set", "shipping:apiKey", ACME_KEY]);
-    await project.ok(["config", "set", "simUrl", sim.baseUrl]);
+    await project.ok(["config", "set", "simUrl", acme.sim.baseUrl]);
     await project.ok(["config", "set", "--secret", "globexKey", GLOBEX_KEY]);
 
     const preview = await project.ok(["preview"]);
     expect(preview.stdout).toMatch(/\+\s+shipping:index:WebhookSubscription labels create/);
     expect(preview.stdout).toMatch(/\+\s+shipping:index:WebhookSubscription globex-orders create/);
-    expect(writesTo(sim)).toEqual([]);
+    expect(writesTo(acme.sim)).toEqual([]);
 
     await project.ok(["up", "--yes", "--skip-preview"]);
-    expect(liveHooks(sim)).toEqual([`shipment_label_created=${LABELS_URL}`]);
-    expect(liveHooks(sim, "globex")).toEqual([`order_status_change=${GLOBEX_URL}`]);
-    const labelsId = sim.subscriptions("acme")[0]?.id;
+    expect(liveHooks(acme.sim)).toEqual([`shipment_label_created=${LABELS_URL}`]);
+    expect(liveHooks(acme.sim, "globex")).toEqual([`order_status_change=${GLOBEX_URL}`]);
+    const labelsId = acme.sim.subscriptions("acme")[0]?.id;
     const outputs = JSON.parse((await project.ok(["stack", "output", "--json"])).stdout) as Record<
       string,
       unknown
@@ -88,15 +84,15 @@ describe("a YAML program using the plugin", () => {
     expect(leaksOf(ACME_KEY, exported)).toEqual([]);
     expect(leaksOf(GLOBEX_KEY, exported)).toEqual([]);
 
-    sim.clearRequests();
+    acme.sim.clearRequests();
     await project.ok(["refresh", "--yes", "--skip-preview"]);
-    expect(writesTo(sim)).toEqual([]);
+    expect(writesTo(acme.sim)).toEqual([]);
 
     // A partner's subscription in the default shop, adopted by import: no write, and the printed YAML.
-    const partner = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
+    const partner = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey: ACME_KEY });
     const [partnerId] = await partner.create([{ hook: "order_status_change", url: PARTNER_URL }]);
     await partner.close();
-    sim.clearRequests();
+    acme.sim.clearRequests();
     const imported = await project.ok(["import", PLUGIN_TYPE, "orders", String(partnerId), "--yes"]);
     // The declaration the import printed, copied into the program as it is (protected, as imports are).
     const printed = /\nresources:\n( {2}orders:\n(?: {4}.*\n)+)/.exec(imported.stdout)?.[1] ?? "";
@@ -104,8 +100,8 @@ describe("a YAML program using the plugin", () => {
     expect(printed).toContain("protect: true");
     project.write({ "Pulumi.yaml": await program(printed) });
     await project.ok(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
-    expect(writesTo(sim)).toEqual([]);
-    expect(liveHooks(sim)).toEqual([
+    expect(writesTo(acme.sim)).toEqual([]);
+    expect(liveHooks(acme.sim)).toEqual([
       `order_status_change=${PARTNER_URL}`,
       `shipment_label_created=${LABELS_URL}`,
     ]);
@@ -113,17 +109,16 @@ describe("a YAML program using the plugin", () => {
     // Unprotected (no write), then destroyed with the rest.
     project.write({ "Pulumi.yaml": await program(printed.replace(/ {4}options:\n {6}protect: true\n/, "")) });
     await project.ok(["up", "--yes", "--skip-preview"]);
-    expect(writesTo(sim)).toEqual([]);
+    expect(writesTo(acme.sim)).toEqual([]);
     await project.ok(["destroy", "--yes", "--skip-preview"]);
-    expect(liveHooks(sim)).toEqual([]);
-    expect(liveHooks(sim, "globex")).toEqual([]);
+    expect(liveHooks(acme.sim)).toEqual([]);
+    expect(liveHooks(acme.sim, "globex")).toEqual([]);
     expect(await project.resources()).toEqual([]);
   });
 });
 
 describe("a YAML program declaring one hook twice", () => {
   it("is refused at preview on the resource, naming the hook, with no API write", async () => {
-    await sim.reset();
     const twice = `name: yaml-twice
 runtime: yaml
 plugins:
@@ -144,7 +139,7 @@ resources:
 `;
     const project = await OfficialProject.create("yaml-twice", { "Pulumi.yaml": twice });
     await project.ok(["stack", "init", "dev"]);
-    await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
+    await project.ok(["config", "set", "shipping:baseUrl", acme.sim.baseUrl]);
     await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
     const preview = await project.pulumi(["preview"]);
     expect(preview.status).not.toBe(0);
@@ -152,7 +147,7 @@ resources:
     expect(preview.stdout).toMatch(
       /WebhookSubscription "(first|second)" declares hook order_status_change for shop \(default\), which WebhookSubscription "(second|first)" already declares/,
     );
-    expect(writesTo(sim)).toEqual([]);
-    expect(liveHooks(sim)).toEqual([]);
+    expect(writesTo(acme.sim)).toEqual([]);
+    expect(liveHooks(acme.sim)).toEqual([]);
   });
 });

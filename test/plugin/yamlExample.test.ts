@@ -6,32 +6,28 @@
  */
 import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HOOKS } from "../../provider/hooks";
-import { type RunningSimulator, startSimulator } from "../../simulator";
 import { installedPackages } from "../official/support/install";
 import { OfficialProject } from "../official/support/project";
 import { blockAfterHeading, pulumiCommands } from "../official/support/readme";
-import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+import { useAcmeSimulator } from "../support/acmeSimulator";
+import { ACME_KEY } from "../support/shops";
 import { liveHooks, PLUGIN_TYPE, writesTo } from "./support/pluginProject";
 
 const ROOT = join(__dirname, "..", "..");
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 describe("examples/yaml", () => {
   it("runs as its README says: npm install brings the plugin, preview writes nothing, up, destroy", async () => {
-    await sim.reset();
     const manifest = JSON.parse(readFileSync(join(ROOT, "examples", "yaml", "package.json"), "utf8")) as {
       dependencies: Record<string, string>;
     };
     expect(Object.keys(manifest.dependencies).sort()).toEqual(["@pulumi/pulumi", "pulumi-shipping-webhooks"]);
     const lines = pulumiCommands(blockAfterHeading("## Run it", "examples/yaml/README.md"), {
-      "https://<api host>": sim.baseUrl,
+      "https://<api host>": acme.sim.baseUrl,
       "<key>": ACME_KEY,
     }).map((args) => (args[0] === "up" || args[0] === "destroy" ? [...args, "--yes"] : args));
     expect(lines.map((args) => args[0])).toEqual(["stack", "config", "config", "preview", "up", "destroy"]);
@@ -42,17 +38,17 @@ describe("examples/yaml", () => {
     const [preview, up, destroy] = lines.slice(-3) as [string[], string[], string[]];
     for (const args of lines.slice(0, -3)) await project.ok(args);
     await project.ok(preview);
-    expect(writesTo(sim)).toEqual([]);
+    expect(writesTo(acme.sim)).toEqual([]);
 
     const deployed = await project.ok(up);
     expect(
-      liveHooks(sim)
+      liveHooks(acme.sim)
         .map((h) => h.split("=")[0])
         .sort(),
     ).toEqual([...HOOKS].sort());
     const state = (await project.resources()).filter((r) => r.type === PLUGIN_TYPE);
     expect(state.map((r) => r.id).sort()).toEqual(
-      sim
+      acme.sim
         .subscriptions("acme")
         .map((s) => String(s.id))
         .sort(),
@@ -60,7 +56,7 @@ describe("examples/yaml", () => {
     expect(deployed.stdout).toMatch(/labelCreatedId\s*:\s*\d+/);
 
     await project.ok(destroy);
-    expect(liveHooks(sim)).toEqual([]);
+    expect(liveHooks(acme.sim)).toEqual([]);
     expect(await project.resources()).toEqual([]);
   });
 });
