@@ -3,7 +3,7 @@
  * project installs (a peer dependency of this package): `@grpc/grpc-js` and `google-protobuf` are its
  * dependencies, not this package's, so they are resolved from its folder (which also holds under pnpm's
  * strict layout). The SDK's `main` of `@pulumi/pulumi/provider` is not used: it drops configure's arguments, hard-codes
- * `acceptSecrets` and crashes on an import's read (issue 35).
+ * `acceptSecrets` and crashes on an import's read.
  */
 import { createRequire } from "node:module";
 import type * as grpcTypes from "@grpc/grpc-js";
