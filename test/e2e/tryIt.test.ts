@@ -6,13 +6,13 @@
  */
 import { spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { markedBlock } from "../official/support/readme";
 import { copyAsClone } from "../package/support/cleanClone";
 import { consumerEnv, temporaryRoot } from "../package/support/consumer";
 import { runOk } from "../package/support/process";
+import { freePort } from "../support/freePort";
 import { dist } from "./support/engine";
 
 /** npm ci, a build, two installs and an up on a loaded 2-core machine. */
@@ -37,18 +37,6 @@ afterAll(() => {
   }
   rmSync(root, { recursive: true, force: true });
 });
-
-/** A loopback port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
-    });
-  });
-}
 
 /** Runs `script` with bash in `cwd`, output to `log`; resolves with its exit status. Its group outlives it. */
 function runShell(script: string, cwd: string, env: NodeJS.ProcessEnv, log: string): Promise<number | null> {

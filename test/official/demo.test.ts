@@ -5,25 +5,16 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../e2e/support/engine";
 import { runProcess } from "../package/support/process";
+import { freePort } from "../support/freePort";
 
 /** One demo run: build check, simulator start, one engine operation, on a loaded machine. */
 const DEMO_DEADLINE_MS = 240_000;
 const project = join(REPO_ROOT, ".tmp", "official", `demo-${randomBytes(4).toString("hex")}`);
 afterAll(() => rmSync(project, { recursive: true, force: true }));
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The demo shop's subscriptions in the simulator's data file: hook -> [id, url]. */
 function demoShop(): Record<string, [number, string]> {

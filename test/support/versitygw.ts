@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./freePort";
 import { S3Client, type S3Endpoint } from "./s3Client";
 
 /** The versitygw release scripts/install-versitygw.sh builds. */
@@ -47,18 +47,6 @@ export interface S3Server extends S3Endpoint {
   /** AWS_* variables the Pulumi CLI needs to reach the bucket. */
   awsEnv(): Record<string, string>;
   close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function exited(child: ChildProcess): Promise<void> {
