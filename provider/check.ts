@@ -12,10 +12,9 @@ import type { Declarations } from "./facts/declarations";
 import type { ShopViews } from "./facts/shopViews";
 import type { StackRecords } from "./facts/stackRecords";
 import { type CheckFailure, checkInputs, UNKNOWN_VALUE } from "./lifecycle";
+import { secondDeclarationRefusal } from "./oneHookPerShop";
 import { PREVIEW_LISTING_INPUT, takeHandedListing } from "./previewListing";
-import { declaredTwiceAtCheck } from "./refusals";
 import { isShopsSetting, type ShopTarget } from "./settings";
-import { declaredTwiceKeptHook } from "./takeoverMessages";
 
 /** What a check reads and records: the deployment's facts, and how a shop name resolves. */
 export interface CheckContext {
@@ -53,24 +52,15 @@ export async function checkResource(
   }
   // Two resources of one shop name: the program refuses that itself, unless one keeps its recorded hook through
   // `ignoreChanges: ["hook"]`, which the engine applies before this check (the program sees the declared one).
-  const twice =
-    typeof url === "string" &&
-    url !== UNKNOWN_VALUE &&
-    ctx.declarations.declaredAtOtherUrl(target, hook, url);
-  if (typeof url === "string") ctx.declarations.check(target, hook, url);
+  const second = ctx.declarations.declare(target, hook, typeof url === "string" ? url : undefined, urn);
   noteOldInputs(ctx, olds);
   ctx.declarations.awaitCreate(target, hook);
-  const other = urn === undefined ? undefined : ctx.declarations.declareResource(target, hook, urn);
-  if (other !== undefined && urn !== undefined) {
-    result.failures.push({ property: "hook", reason: declaredByTwo(hook, target, urn, other) });
+  if (second !== undefined) {
+    result.failures.push({ property: "hook", reason: secondDeclarationRefusal(second, hook, target, urn) });
     return result;
   }
-  const earlier = ctx.declarations.declare(target, hook);
-  if (earlier !== undefined)
-    result.failures.push({ property: "hook", reason: declaredTwiceAtCheck(hook, earlier, target) });
-  else if (twice) result.failures.push({ property: "hook", reason: declaredTwiceKeptHook(hook, target) });
   // A resource with state is not created but replaced, if anything: its diff decides (takeoverBeforeWrite).
-  if (earlier !== undefined || twice || result.failures.length > 0 || olds.hook !== undefined) return result;
+  if (result.failures.length > 0 || olds.hook !== undefined) return result;
   const takeover = await takeoverBeforeWrite(ctx, result.inputs, target);
   if (takeover !== undefined) result.failures.push({ property: "hook", reason: takeover });
   return result;
@@ -98,12 +88,6 @@ function checkedTarget(ctx: CheckContext, shop: unknown, failures: CheckFailure[
 function noteOldInputs(ctx: CheckContext, olds: Record<string, unknown>): void {
   if (typeof olds.hook !== "string" || typeof olds.url !== "string") return;
   ctx.records.noteWhereResolved(() => ctx.targetOf(olds.shop), { hook: olds.hook, url: olds.url });
-}
-
-/** The failure of a second resource that declares a hook of one shop (names both by their URN's name). */
-function declaredByTwo(hook: string, target: ShopTarget, urn: string, other: string): string {
-  const name = (u: string) => u.slice(u.lastIndexOf("::") + 2);
-  return `WebhookSubscription "${name(urn)}" declares hook ${hook} for shop ${target.label}, which WebhookSubscription "${name(other)}" already declares. A shop has one subscription per hook: remove one of the two`;
 }
 
 /** A configuration refusal as a value (undefined for none); any other error is thrown. */

@@ -16,16 +16,10 @@ import type { Declarations } from "./facts/declarations";
 import type { ShopViews } from "./facts/shopViews";
 import type { StackRecords } from "./facts/stackRecords";
 import { outcomeIsUnknown, unseenWrite } from "./lateWrites";
+import { declaredTwice } from "./oneHookPerShop";
 import { type ShopIdentity, shopIdentityOf } from "./ownership";
 import { isHookAtUrl } from "./recorded";
-import {
-  declaredTwice,
-  outcomeUnknown,
-  overwrittenAtOnce,
-  pinMismatch,
-  unmatchedId,
-  WRITTEN_AND_UNDONE,
-} from "./refusals";
+import { outcomeUnknown, overwrittenAtOnce, pinMismatch, unmatchedId, WRITTEN_AND_UNDONE } from "./refusals";
 import type { ShopTarget } from "./settings";
 import { takeoverRefused } from "./takeoverMessages";
 import type { Writes } from "./writes";

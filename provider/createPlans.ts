@@ -11,6 +11,7 @@ import type { Declarations } from "./facts/declarations";
 import type { ShopViews } from "./facts/shopViews";
 import type { StackRecords } from "./facts/stackRecords";
 import { UNKNOWN_VALUE } from "./lifecycle";
+import { HookDeclarers } from "./oneHookPerShop";
 import { pinRefusal } from "./ownership";
 import type { ShopIdentity } from "./recorded";
 import type { ShopTarget } from "./settings";
@@ -39,10 +40,9 @@ export function planBatch(
   requests: readonly CreateRequest[],
 ): CreatePlan[] {
   const { claims, records, declarations } = facts;
-  const hooks = new Set<string>();
-  return requests.map(({ hook, url, takeOver }) => {
-    const duplicate = hooks.has(hook);
-    hooks.add(hook);
+  const inBatch = new HookDeclarers();
+  return requests.map(({ hook, url, takeOver }, index) => {
+    const duplicate = inBatch.otherThan(target.shopKey, hook, String(index)) !== undefined;
     const live = listing.find((s) => s.hook === hook);
     return planCreate({
       url,

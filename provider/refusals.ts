@@ -133,18 +133,6 @@ export function notOurs(id: number, hook: string, action: string): string {
   return `shipping: subscription ${id} (${hook}) now points at another URL than this resource declared (changed in the back office or by another stack): ${action}`;
 }
 
-/** Two resources of the deployment declare one hook for the same shop (the same API and key). */
-export function declaredTwiceAtCheck(hook: string, earlierLabel: string, target: ShopTarget): string {
-  return `${hook} is declared twice for one shop: another WebhookSubscription of this stack declares it for shop ${earlierLabel}, which is the same shop as ${target.label} (the same API key at ${target.api}). A shop has one subscription per hook: remove one of the two declarations`;
-}
-
-/** Two resources of the deployment write one hook into the shop the service reports for both. */
-export function declaredTwice(target: ShopTarget, shopId: string | undefined, hook: string): ShippingError {
-  return new ShippingError(
-    `${hook} is declared twice for shop ${shopId ?? target.label} at ${target.api}: shop ${target.label} and another shop entry of this stack are the same shop (the service reports the same shop_id for both keys, or they have the same key). A shop has one subscription per hook: remove one of the two declarations`,
-  );
-}
-
 /** A write read back gone or changed at once: something overwrote the hook. */
 export function overwrittenAtOnce(id: number, hook: string): ShippingError {
   return new ShippingError(

@@ -37,14 +37,6 @@ export function adopts(target: ShopTarget, live: Named): string {
 }
 
 /**
- * A hook that two resources of the program declare for one shop name, one of them keeping its recorded hook
- * through `ignoreChanges` (the program sees the hook it declares, the provider the one the engine keeps).
- */
-export function declaredTwiceKeptHook(hook: string, target: ShopTarget): string {
-  return `${hook} is declared twice for ${shopName(target.label)}: two resources of this stack declare it, one of them most likely keeping its recorded hook through \`ignoreChanges: ["hook"]\`. A shop has one subscription per hook: remove one of the two, or drop "hook" from that resource's ignoreChanges`;
-}
-
-/**
  * A delete that leaves its subscription live because another resource of this deployment declares the hook
  * for the same shop and has not taken it over (its create failed, or has not run: `--continue-on-error`).
  */

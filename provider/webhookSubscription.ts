@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_MODULE, RESOURCE_TYPE } from "./dynamicProvider";
 import type { Hook } from "./hooks";
 import { CONFIG_PROBLEM_INPUT, SECRET_URL_PROBLEM_INPUT } from "./lifecycle";
+import { declaredByTwo, HookDeclarers } from "./oneHookPerShop";
 import { listingForProvider, tellInPreview } from "./previewChecks";
 import { PREVIEW_LISTING_INPUT } from "./previewListing";
 import { programError } from "./programError";
@@ -40,8 +41,8 @@ export interface PreviousSubscription {
   readonly url: string;
 }
 
-const declarationsByDeployment = new WeakMap<object, Map<string, string>>();
-const declarationsWithoutStack = new Map<string, string>();
+const declarationsByDeployment = new WeakMap<object, HookDeclarers>();
+const declarationsWithoutStack = new HookDeclarers();
 
 /**
  * Fails when two resources of one program declare the same hook for the same shop name. (The provider's check
@@ -51,17 +52,11 @@ function registerDeclaration(name: string, shop: string | undefined, hook: strin
   const stack = pulumi.runtime.getStackResource();
   let declarations = stack === undefined ? declarationsWithoutStack : declarationsByDeployment.get(stack);
   if (declarations === undefined) {
-    declarations = new Map();
+    declarations = new HookDeclarers();
     declarationsByDeployment.set(stack as object, declarations);
   }
-  const key = `${shop ?? ""}\u0000${hook}`;
-  const other = declarations.get(key);
-  if (other !== undefined && other !== name) {
-    throw new Error(
-      `WebhookSubscription "${name}" declares hook ${hook} for shop ${shop ?? "(default)"}, which WebhookSubscription "${other}" already declares. A shop has one subscription per hook: remove one of the two.`,
-    );
-  }
-  declarations.set(key, name);
+  const other = declarations.otherThan(shop ?? "", hook, name);
+  if (other !== undefined) throw new Error(`${declaredByTwo(name, other, hook, shop ?? "(default)")}.`);
 }
 
 /** The hook input, registered so that a second declaration of the same shop and hook fails the program. */

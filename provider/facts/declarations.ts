@@ -1,70 +1,50 @@
+import { UNKNOWN_VALUE } from "../lifecycle";
+import { HookDeclarers, type SecondDeclaration } from "../oneHookPerShop";
 import type { ShopTarget } from "../settings";
-
-/** Nested maps: outer key, then inner key. */
-function inner<K, V>(outer: Map<string, Map<K, V>>, key: string): Map<K, V> {
-  let map = outer.get(key);
-  if (map === undefined) {
-    map = new Map();
-    outer.set(key, map);
-  }
-  return map;
-}
 
 /**
  * What the program of this deployment declares (the resources the engine checked), and which hooks each
  * set of credentials created: "one hook per shop" is decided from these.
  */
 export class Declarations {
-  /** By `shopKey`, then hook: the shop name of the resource that declared it. */
-  readonly #declared = new Map<string, Map<string, string>>();
+  /** By `shopKey`: the shop name of the resource that declared each hook first. */
+  readonly #shopNames = new HookDeclarers();
   /** By `shopKey`, then hook: the URLs declared for it. */
   readonly #checked = new Map<string, Map<string, Set<string>>>();
   /** By `shopKey`: hooks declared whose create may still come in this deployment. */
   readonly #awaited = new Map<string, Set<string>>();
-  /** By `shopKey`, then hook: the URN of the resource that declared it (hosts that say which resource). */
-  readonly #urns = new Map<string, Map<string, string>>();
-  /** By API, then the shop the service reports, then hook: the `shopKey` that created it. */
-  readonly #created = new Map<string, Map<string, Map<string, string>>>();
+  /** By `shopKey`: the URN of the resource that declared each hook first (hosts that say which resource). */
+  readonly #resources = new HookDeclarers();
+  /** By API and the shop the service reports: the `shopKey` that created each hook first. */
+  readonly #creators = new HookDeclarers();
 
   /**
-   * Records a hook declared by a resource being checked. Returns the shop name of an earlier declaration of
-   * the same hook with the same API and key under another shop name. (The engine may check one resource
-   * twice, for example again for the create of a replacement.)
+   * Records a declaration the engine checked (its URL, when a string; its URN, when the host says it) and says
+   * why it is the second of its hook for the shop, if it is: another resource of the shop name declares it,
+   * the same API and key declare it under another shop name, or another resource declares it at another URL
+   * under `ignoreChanges: ["hook"]`, which the engine applies before check.
    */
-  declare(target: ShopTarget, hook: string): string | undefined {
-    const hooks = inner(this.#declared, target.shopKey);
-    const earlier = hooks.get(hook);
-    if (earlier === undefined) hooks.set(hook, target.label);
-    return earlier === target.label ? undefined : earlier;
+  declare(target: ShopTarget, hook: string, url?: string, urn?: string): SecondDeclaration | undefined {
+    const keptHook =
+      url !== undefined && url !== UNKNOWN_VALUE && this.#declaredAtOtherUrl(target, hook, url);
+    if (url !== undefined) {
+      const urls = inner(this.#checked, target.shopKey);
+      urls.set(hook, (urls.get(hook) ?? new Set()).add(url));
+    }
+    const resource = urn === undefined ? undefined : this.#resources.otherThan(target.shopKey, hook, urn);
+    if (resource !== undefined) return { by: "resource", urn: resource };
+    const label = this.#shopNames.otherThan(target.shopKey, hook, target.label);
+    if (label !== undefined) return { by: "shopName", label };
+    return keptHook ? { by: "keptHook" } : undefined;
   }
 
   /**
-   * Records the resource (by URN) that declares `hook` in the shop. Returns the URN of another resource that
-   * declared it earlier in this deployment: the same shop's hook declared twice. (The same URN checked again, a
-   * replacement's create, is no second declaration.)
-   */
-  declareResource(target: ShopTarget, hook: string, urn: string): string | undefined {
-    const hooks = inner(this.#urns, target.shopKey);
-    const earlier = hooks.get(hook);
-    if (earlier === undefined) hooks.set(hook, urn);
-    return earlier === urn ? undefined : earlier;
-  }
-
-  /** Records a declaration the engine checked: the program of this deployment declares this hook and URL. */
-  check(target: ShopTarget, hook: string, url: string): void {
-    const urls = inner(this.#checked, target.shopKey);
-    urls.set(hook, (urls.get(hook) ?? new Set()).add(url));
-  }
-
-  /**
-   * Whether another resource of the program declares this hook for this shop under the same shop name, at
+   * Whether another resource of the program declared this hook for this shop under the same shop name, at
    * another URL (the engine checks one resource twice only with the same inputs: a replacement's re-check).
    */
-  declaredAtOtherUrl(target: ShopTarget, hook: string, url: string): boolean {
+  #declaredAtOtherUrl(target: ShopTarget, hook: string, url: string): boolean {
     const urls = this.#checked.get(target.shopKey)?.get(hook);
-    return (
-      urls !== undefined && !urls.has(url) && this.#declared.get(target.shopKey)?.get(hook) === target.label
-    );
+    return urls !== undefined && !urls.has(url);
   }
 
   /** Whether the program of this deployment declares this hook and URL for this shop (it was checked). */
@@ -104,10 +84,16 @@ export class Declarations {
    * credentials already created it there in this deployment: the same shop under two names or keys.
    */
   createIn(target: ShopTarget, shopId: string, hook: string): boolean {
-    const hooks = inner(inner(this.#created, target.api), shopId);
-    const earlier = hooks.get(hook);
-    if (earlier !== undefined) return earlier !== target.shopKey;
-    hooks.set(hook, target.shopKey);
-    return false;
+    return this.#creators.otherThan(`${target.api}\u0000${shopId}`, hook, target.shopKey) !== undefined;
   }
+}
+
+/** The inner map of `key` in nested maps, made when absent. */
+function inner<K, V>(outer: Map<string, Map<K, V>>, key: string): Map<K, V> {
+  let map = outer.get(key);
+  if (map === undefined) {
+    map = new Map();
+    outer.set(key, map);
+  }
+  return map;
 }

@@ -1,0 +1,69 @@
+/**
+ * "A shop has one subscription per hook" (the API overwrites per hook): who declares each hook of each shop,
+ * asked one way everywhere. The program asks it of two resources under one shop name; check, of two resources,
+ * of two shop names with one key and of a hook kept by `ignoreChanges`; a create, of two keys the service
+ * reports as one shop; a batch, of two requests. Each refusal names both declarations and the way out (remove
+ * one), never a URL or a key.
+ */
+import { ShippingError } from "./errors/shippingError";
+import { shopName } from "./refusals";
+import type { ShopTarget } from "./settings";
+
+/** The first declarer of each hook of each shop, in one deployment (or one program run). */
+export class HookDeclarers {
+  readonly #first = new Map<string, string>();
+
+  /**
+   * Records `declarer` as declaring `hook` in `shop`, unless another declarer did first: then returns that
+   * other one. The same declarer again (the engine checks a resource twice for its replacement) is no second.
+   */
+  otherThan(shop: string, hook: string, declarer: string): string | undefined {
+    const key = `${shop}\u0000${hook}`;
+    const first = this.#first.get(key);
+    if (first === undefined) this.#first.set(key, declarer);
+    return first === declarer ? undefined : first;
+  }
+}
+
+/** Why a declaration, found at check, is the second of its hook for its shop. */
+export type SecondDeclaration =
+  /** Another resource (by URN) declares the hook for the same shop name. */
+  | { readonly by: "resource"; readonly urn: string }
+  /** A resource declares it under another shop name with the same API and key. */
+  | { readonly by: "shopName"; readonly label: string }
+  /** Another resource of this shop name declares it at another URL: one keeps its hook through `ignoreChanges`. */
+  | { readonly by: "keptHook" };
+
+/** The failure, on the resource's `hook`, of a second declaration found at check. */
+export function secondDeclarationRefusal(
+  second: SecondDeclaration,
+  hook: string,
+  target: ShopTarget,
+  urn: string | undefined,
+): string {
+  switch (second.by) {
+    case "resource":
+      return declaredByTwo(nameOf(urn ?? ""), nameOf(second.urn), hook, target.label);
+    case "shopName":
+      return `${hook} is declared twice for one shop: another WebhookSubscription of this stack declares it for shop ${second.label}, which is the same shop as ${target.label} (the same API key at ${target.api}). A shop has one subscription per hook: remove one of the two declarations`;
+    default:
+      return `${hook} is declared twice for ${shopName(target.label)}: two resources of this stack declare it, one of them most likely keeping its recorded hook through \`ignoreChanges: ["hook"]\`. A shop has one subscription per hook: remove one of the two, or drop "hook" from that resource's ignoreChanges`;
+  }
+}
+
+/** Two resources, by name, declare one hook for one shop name (said by the program and by check alike). */
+export function declaredByTwo(name: string, other: string, hook: string, shop: string): string {
+  return `WebhookSubscription "${name}" declares hook ${hook} for shop ${shop}, which WebhookSubscription "${other}" already declares. A shop has one subscription per hook: remove one of the two`;
+}
+
+/** A create of a hook that another create of the deployment wrote into the same shop, as the service reports it. */
+export function declaredTwice(target: ShopTarget, shopId: string | undefined, hook: string): ShippingError {
+  return new ShippingError(
+    `${hook} is declared twice for shop ${shopId ?? target.label} at ${target.api}: shop ${target.label} and another shop entry of this stack are the same shop (the service reports the same shop_id for both keys, or they have the same key). A shop has one subscription per hook: remove one of the two declarations`,
+  );
+}
+
+/** A resource's name, from its URN. */
+function nameOf(urn: string): string {
+  return urn.slice(urn.lastIndexOf("::") + 2);
+}
