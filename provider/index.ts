@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import { refuseRunAsProgram } from "./programGuards";
+import { refuseRunAsProgram } from "./program/programGuards";
 
 // Before anything else loads: this module run as the program (a project folder without a package.json of
 // its own, in a clone of the repository) fails the run instead of declaring nothing.
@@ -14,14 +14,14 @@ export { type AuthScheme, AuthSchemeMemory, type AuthSchemeSetting } from "./cli
 export { DEFAULT_TIMEOUTS, type Timeouts } from "./client/httpTransport";
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from "./client/retryPolicy";
 export { type NewSubscription, ShippingClient, type ShippingClientOptions } from "./client/shippingClient";
+export { SETTINGS } from "./config/settings";
 export * from "./errors";
-export { HOOKS, type Hook, isHook } from "./hooks";
-export { type DeclaredHook, hooksFromConfig } from "./hooksFromConfig";
-export { ISOLATION_UNAVAILABLE, isolateInlineProgramConnections } from "./inlineProgramConnections";
-export { callbackUrlProblem, type UrlProblemOptions } from "./schemas";
-export { SETTINGS } from "./settings";
+export { HOOKS, type Hook, isHook } from "./inputs/hooks";
+export { callbackUrlProblem, type UrlProblemOptions } from "./inputs/schemas";
+export { type DeclaredHook, hooksFromConfig } from "./program/hooksFromConfig";
+export { ISOLATION_UNAVAILABLE, isolateInlineProgramConnections } from "./program/inlineProgramConnections";
 export {
   type PreviousSubscription,
   WebhookSubscription,
   type WebhookSubscriptionArgs,
-} from "./webhookSubscription";
+} from "./program/webhookSubscription";

@@ -4,11 +4,11 @@
  * binds the operations of one {@link ShippingProvider}.
  */
 import { DeploymentClaims } from "./facts/deploymentClaims";
-import { ShippingProvider } from "./provider";
-import { QuietErrors } from "./quietErrors";
+import { ShippingProvider } from "./operations/provider";
+import { QuietErrors } from "./operations/quietErrors";
 
-export { CREATE_IDLE_MS, CREATE_WAIT_MS } from "./createBatch";
-export type { SubscriptionOutputs } from "./records";
+export type { SubscriptionOutputs } from "./operations/records";
+export { CREATE_IDLE_MS, CREATE_WAIT_MS } from "./writes/createBatch";
 
 /** The operations the dynamic-provider host calls, bound to one provider (`delete` as `deleteSubscription`). */
 export interface BoundProvider {

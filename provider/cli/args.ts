@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { validateBaseUrl } from "../client/shippingClient";
 import { ShippingConfigError } from "../errors/configError";
-import { shopNameSchema } from "../schemas";
+import { shopNameSchema } from "../inputs/schemas";
 
 /** The command name, as npm installs the bin. */
 export const COMMAND = "pulumi-shipping-webhooks";

@@ -2,10 +2,16 @@
 import { relative } from "node:path";
 import type { LiveSubscription } from "../client/apiSchemas";
 import { ShippingClient, validateBaseUrl } from "../client/shippingClient";
+import {
+  type ConfigSource,
+  configuredTargets,
+  resolveShop,
+  SETTINGS,
+  type ShopTarget,
+} from "../config/settings";
 import { ShippingConfigError } from "../errors/configError";
-import { pinRefusal, shopIdentityOf } from "../ownership";
-import { shopName } from "../refusals";
-import { type ConfigSource, configuredTargets, resolveShop, SETTINGS, type ShopTarget } from "../settings";
+import { shopName } from "../refusals/refusals";
+import { pinRefusal, shopIdentityOf } from "../rules/ownership";
 import type { CliCommand } from "./args";
 import { COMMAND, DEFAULT_PROJECT } from "./args";
 import type { Inventory, LeftOut } from "./inventory";

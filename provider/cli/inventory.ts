@@ -1,6 +1,6 @@
 /** The shapes `export` works with: a shop's live subscriptions as it sorts them, and what it leaves out. */
 import type { LiveSubscription } from "../client/apiSchemas";
-import type { Hook } from "../hooks";
+import type { Hook } from "../inputs/hooks";
 
 /** A live subscription that a declaration can adopt as it is. */
 export interface Adoptable {

@@ -1,7 +1,7 @@
 /** Renders live subscriptions as the TypeScript program or the stack YAML that adopts them. */
 import type { LiveSubscription } from "../client/apiSchemas";
-import { HOOKS, isHook } from "../hooks";
-import { callbackUrlProblem } from "../schemas";
+import { HOOKS, isHook } from "../inputs/hooks";
+import { callbackUrlProblem } from "../inputs/schemas";
 import type { Adoptable, Inventory, LeftOut, Skipped } from "./inventory";
 
 /** What the rendered text says about where it came from. */

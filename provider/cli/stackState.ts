@@ -4,9 +4,10 @@
  * export`) and the selected stack (`pulumi stack ls --json`); and which live subscriptions that leaves out.
  * No Pulumi import: the command must start fast.
  */
-import { RESOURCE_TYPE } from "../dynamicProvider";
+
+import type { ConfigSource } from "../config/settings";
 import { ShippingError } from "../errors/shippingError";
-import type { ConfigSource } from "../settings";
+import { RESOURCE_TYPE } from "../program/dynamicProvider";
 import type { Adoptable, Inventory, LeftOut } from "./inventory";
 
 /** The stack or its CLI could not be read; the message names the stack, the command and the fix. */

@@ -1,5 +1,5 @@
-import type { Recorded } from "../ownership";
-import type { ShopTarget } from "../settings";
+import type { ShopTarget } from "../config/settings";
+import type { Recorded } from "../rules/ownership";
 import { DeploymentClaims } from "./deploymentClaims";
 
 /**

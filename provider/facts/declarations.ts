@@ -1,6 +1,6 @@
-import { UNKNOWN_VALUE } from "../lifecycle";
-import { HookDeclarers, type SecondDeclaration } from "../oneHookPerShop";
-import type { ShopTarget } from "../settings";
+import type { ShopTarget } from "../config/settings";
+import { UNKNOWN_VALUE } from "../inputs/lifecycle";
+import { HookDeclarers, type SecondDeclaration } from "../rules/oneHookPerShop";
 
 /**
  * What the program of this deployment declares (the resources the engine checked), and which hooks each

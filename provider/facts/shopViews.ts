@@ -1,6 +1,6 @@
 import type { LiveSubscription } from "../client/apiSchemas";
-import type { ShopFacts, ShopIdentity } from "../ownership";
-import type { ShopTarget } from "../settings";
+import type { ShopTarget } from "../config/settings";
+import type { ShopFacts, ShopIdentity } from "../rules/ownership";
 
 /** What this deployment knows of one set of credentials' shop. */
 interface ShopView {

@@ -1,5 +1,5 @@
-import { isHookAtUrl, isListedUrl } from "../recorded";
-import type { ShopTarget } from "../settings";
+import type { ShopTarget } from "../config/settings";
+import { isHookAtUrl, isListedUrl } from "../rules/recorded";
 
 /** How a replacement's diff left its recorded hook: kept (a URL change) or handed on (a hook or shop change). */
 export type DiffedAs = "keepsHook" | "handsOn";

@@ -5,9 +5,9 @@
  * (`shops`, `timeouts`, `retry`) arrive as JSON text from stack config or as objects from a program, and are
  * handed to the settings as JSON text either way.
  */
-import { meantSetting, NAMESPACE, SETTING_NAMES, unknownSettingError } from "../configKeys";
-import type { CheckFailure } from "../lifecycle";
-import { type ConfigSource, SETTINGS } from "../settings";
+import { meantSetting, NAMESPACE, SETTING_NAMES, unknownSettingError } from "../config/configKeys";
+import { type ConfigSource, SETTINGS } from "../config/settings";
+import type { CheckFailure } from "../inputs/lifecycle";
 import type { Unwrapped } from "./values";
 
 /** The settings whose values are credentials: secret in the provider's state whatever the program said. */

@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import type * as engineGrpcTypes from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as engineTypes from "@pulumi/pulumi/proto/engine_pb";
-import type { WarningSink } from "../warnings";
+import type { WarningSink } from "../operations/warnings";
 import { grpc } from "./sdk";
 
 const fromSdk = createRequire(require.resolve("@pulumi/pulumi/package.json"));

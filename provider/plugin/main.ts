@@ -5,8 +5,8 @@
  * the port, as the engine expects; the engine's address (its first argument) is not needed.
  */
 import { DeploymentClaims, engineAddressOf } from "../facts/deploymentClaims";
-import { ShippingProvider } from "../provider";
-import { setWarningSink } from "../warnings";
+import { ShippingProvider } from "../operations/provider";
+import { setWarningSink } from "../operations/warnings";
 import { engineWarnings } from "./engineLog";
 import { grpc, service } from "./sdk";
 import { providerService } from "./service";

@@ -5,8 +5,8 @@
  * inputs) out of the state it writes.
  */
 import type * as grpcTypes from "@grpc/grpc-js";
-import { UNKNOWN_VALUE } from "../lifecycle";
-import type { ShippingProvider } from "../provider";
+import { UNKNOWN_VALUE } from "../inputs/lifecycle";
+import type { ShippingProvider } from "../operations/provider";
 import { checkedConfig, configChanges, configSource, misspeltSettings } from "./config";
 import { grpcError, unimplemented } from "./errors";
 import schema from "./schema.json";

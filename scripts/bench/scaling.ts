@@ -1,6 +1,6 @@
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { HOOKS } from "../../provider";
-import { PROVIDER_MODULE } from "../../provider/dynamicProvider";
+import { PROVIDER_MODULE } from "../../provider/program/dynamicProvider";
 import { type RunningSimulator, type ShopSeed, startSimulator } from "../../simulator";
 import { fleetProgram, shopSeeds, shopsConfig } from "./fleet";
 import { floorFleetProgram } from "./floor/program";

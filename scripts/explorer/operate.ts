@@ -158,7 +158,7 @@ export async function operate(
     // The CLI and the inline program lost their gRPC connection before anything happened: no API write,
     // state untouched. The attempt had no effect, so it is run again once (and counted, not hidden). The
     // cause seen so far, a pooled connection to an earlier engine's port, is gone since openStack isolates
-    // inline-program connections (provider/inlineProgramConnections.ts): the count should stay 0.
+    // inline-program connections (provider/program/inlineProgramConnections.ts): the count should stay 0.
     if (
       !result.ok &&
       /14 UNAVAILABLE: No connection established/.test(result.text) &&

@@ -4,7 +4,7 @@
  * `--exclude`, all others): an untargeted resource is neither created, diffed, read nor deleted, and its
  * state record stays as it was, so after `up --target X` a resource removed from the program stays in state.
  */
-import { RESOURCE_TYPE } from "../../provider/dynamicProvider";
+import { RESOURCE_TYPE } from "../../provider/program/dynamicProvider";
 import { pickName } from "./edits";
 import type { DeclName, StackName, TargetedOperation, TargetMode } from "./model";
 

@@ -4,7 +4,7 @@
  * here (JSON.parse, the spec's id grammar), not by the simulator's own validation.
  */
 import fc from "fast-check";
-import { HOOKS } from "../../provider/hooks";
+import { HOOKS } from "../../provider/inputs/hooks";
 
 /** A well-formed POST body (one valid subscription). */
 export const VALID_POST_BODY = JSON.stringify({

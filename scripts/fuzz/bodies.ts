@@ -1,6 +1,6 @@
 /** Placeholders, credentials and create bodies (valid, ambiguous, anything) shared by the fuzzer's grammars. */
 import fc from "fast-check";
-import { HOOKS } from "../../provider/hooks";
+import { HOOKS } from "../../provider/inputs/hooks";
 
 /** Placeholders replaced per lane when a request is sent. */
 export const PLACEHOLDERS = {

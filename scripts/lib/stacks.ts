@@ -4,7 +4,7 @@ import { type ConfigMap, LocalWorkspace, type PulumiFn, type Stack } from "@pulu
 import {
   ISOLATION_UNAVAILABLE,
   isolateInlineProgramConnections,
-} from "../../provider/inlineProgramConnections";
+} from "../../provider/program/inlineProgramConnections";
 import { pulumiCommand } from "./pulumiCli";
 
 /** Demo passphrase of the local secrets provider; override with PULUMI_CONFIG_PASSPHRASE. */

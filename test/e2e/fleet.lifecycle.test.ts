@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOOKS } from "../../provider/hooks";
+import { HOOKS } from "../../provider/inputs/hooks";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import type { ProcessResult } from "../package/support/process";
 import { secretForms } from "../support/shops";

@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOOKS } from "../../provider/hooks";
+import { HOOKS } from "../../provider/inputs/hooks";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { type ProcessResult, runProcess } from "../package/support/process";
 import { secretForms } from "../support/shops";

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESOURCE_TYPE } from "../../provider/dynamicProvider";
+import { RESOURCE_TYPE } from "../../provider/program/dynamicProvider";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { ACME_KEY, acmeStackConfig, TEST_SHOPS } from "../support/shops";
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BATCH_WINDOW_MS } from "../../provider/batcher";
 import { CREATE_WAIT_MS } from "../../provider/runtime";
+import { BATCH_WINDOW_MS } from "../../provider/writes/batcher";
 import { useAcmeSimulator } from "../support/acmeSimulator";
 import { freshProvider } from "../support/provider";
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Clients } from "../../provider/clients";
+import { resolveShop } from "../../provider/config/settings";
 import { Claims } from "../../provider/facts/claims";
 import { ShopViews } from "../../provider/facts/shopViews";
-import { resolveShop } from "../../provider/settings";
-import { Writes } from "../../provider/writes";
+import { Clients } from "../../provider/writes/clients";
+import { Writes } from "../../provider/writes/writes";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { outOfBand } from "../support/outOfBand";
 import { freshProvider } from "../support/provider";

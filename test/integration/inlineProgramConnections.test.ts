@@ -9,7 +9,7 @@
  */
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { isolateInlineProgramConnections } from "../../provider/inlineProgramConnections";
+import { isolateInlineProgramConnections } from "../../provider/program/inlineProgramConnections";
 
 const load = createRequire(__filename);
 const sdkDir = load.resolve("@pulumi/pulumi");

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOOKS } from "../../provider/hooks";
+import { HOOKS } from "../../provider/inputs/hooks";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { REPO_ROOT } from "../e2e/support/engine";
 import { ACME_KEY, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";

@@ -7,7 +7,7 @@
 import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HOOKS } from "../../provider/hooks";
+import { HOOKS } from "../../provider/inputs/hooks";
 import { installedPackages } from "../official/support/install";
 import { OfficialProject } from "../official/support/project";
 import { blockAfterHeading, pulumiCommands } from "../official/support/readme";

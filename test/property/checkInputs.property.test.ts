@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkInputs, INPUT_PROPERTIES } from "../../provider/lifecycle";
+import { checkInputs, INPUT_PROPERTIES } from "../../provider/inputs/lifecycle";
 import { urlProblem as apiUrlProblem } from "../../simulator/validation";
 import { freshProvider } from "../support/provider";
 import { resourceInputs, urlLike } from "./support/arbitraries";

@@ -7,11 +7,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LiveSubscription } from "../../provider/client/apiSchemas";
-import { planCreate } from "../../provider/createRule";
+import type { ShopTarget } from "../../provider/config/settings";
 import { StackRecords } from "../../provider/facts/stackRecords";
-import { decideRecorded, type Operation, type Recorded } from "../../provider/ownership";
-import { handedListing, listingToHand } from "../../provider/previewListing";
-import type { ShopTarget } from "../../provider/settings";
+import { handedListing, listingToHand } from "../../provider/inputs/previewListing";
+import { planCreate } from "../../provider/rules/createRule";
+import { decideRecorded, type Operation, type Recorded } from "../../provider/rules/ownership";
 
 const API = "http://127.0.0.1:4010";
 const TARGET: ShopTarget = {

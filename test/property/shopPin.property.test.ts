@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOOKS, type Hook } from "../../provider/hooks";
+import { HOOKS, type Hook } from "../../provider/inputs/hooks";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { outOfBand } from "../support/outOfBand";
 import { freshProvider, type ProviderRuntime } from "../support/provider";

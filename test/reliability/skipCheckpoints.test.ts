@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOOKS } from "../../provider/hooks";
+import { HOOKS } from "../../provider/inputs/hooks";
 import { callbackUrl, fleetProgram, shopSeeds, shopsConfig } from "../../scripts/bench/fleet";
 import { killDuringUp, runOperation } from "../../scripts/explorer/engine";
 import { pulumiCliRoot } from "../../scripts/lib/pulumiCli";

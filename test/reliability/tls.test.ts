@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ShippingClient } from "../../provider/client/shippingClient";
+import { resolveShop } from "../../provider/config/settings";
 import { ShippingConfigError, ShippingConnectionError } from "../../provider/errors";
-import { resolveShop } from "../../provider/settings";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { freshProvider } from "../support/provider";
 import { rejectionOf } from "../support/rejection";

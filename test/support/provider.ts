@@ -1,4 +1,4 @@
-import { ShippingProvider } from "../../provider/provider";
+import { ShippingProvider } from "../../provider/operations/provider";
 import { type BoundProvider, bind } from "../../provider/runtime";
 
 /** The provider's operations as the dynamic-provider host calls them (`delete` as `deleteSubscription`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Hook } from "../../provider/hooks";
+import type { Hook } from "../../provider/inputs/hooks";
 import { applyEdit } from "../../scripts/explorer/edits";
 import { INITIAL_TARGETS, type StackDecl, type Step } from "../../scripts/explorer/model";
 

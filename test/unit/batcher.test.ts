@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Batcher } from "../../provider/batcher";
+import { Batcher } from "../../provider/writes/batcher";
 
 describe("Batcher", () => {
   it("gives each caller its own item's outcome: a value, or the error that is its alone", async () => {

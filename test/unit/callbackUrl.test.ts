@@ -16,7 +16,7 @@ import {
   listResponseSchema,
   USER_AGENT,
 } from "../../contract/wire";
-import { callbackUrlProblem } from "../../provider/schemas";
+import { callbackUrlProblem } from "../../provider/inputs/schemas";
 import { DEFAULT_SHOPS, type RunningSimulator, startSimulator } from "../../simulator";
 
 const ROOT = join(__dirname, "..", "..");

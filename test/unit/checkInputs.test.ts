@@ -4,7 +4,7 @@ import {
   checkInputs,
   SECRET_URL_PROBLEM_INPUT,
   UNKNOWN_VALUE,
-} from "../../provider/lifecycle";
+} from "../../provider/inputs/lifecycle";
 import { AMBIGUOUS_URLS } from "../support/ambiguousUrls";
 
 const hook = "order_status_change";

@@ -4,11 +4,11 @@
  * and the fix, and never a value (it may be an API key).
  */
 import { describe, expect, it } from "vitest";
-import { unknownSettingError, unknownSettingsError } from "../../provider/configKeys";
+import { unknownSettingError, unknownSettingsError } from "../../provider/config/configKeys";
+import { type ConfigSource, resolveShop } from "../../provider/config/settings";
+import { readShopEntry, SHOP_ENTRY_KEYS } from "../../provider/config/shopEntry";
+import { suggestName } from "../../provider/config/suggest";
 import { ShippingConfigError } from "../../provider/errors";
-import { type ConfigSource, resolveShop } from "../../provider/settings";
-import { readShopEntry, SHOP_ENTRY_KEYS } from "../../provider/shopEntry";
-import { suggestName } from "../../provider/suggest";
 
 const SECRET = "k-acme-9f1c-must-not-show";
 const SETTINGS_RULE =

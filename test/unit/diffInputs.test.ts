@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffInputs, UNKNOWN_VALUE } from "../../provider/lifecycle";
+import { diffInputs, UNKNOWN_VALUE } from "../../provider/inputs/lifecycle";
 
 const base = {
   hook: "shipment_status_change",

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, describe, expect, it } from "vitest";
-import { hooksFromConfig } from "../../provider/hooksFromConfig";
+import { hooksFromConfig } from "../../provider/program/hooksFromConfig";
 
 function configWith(hooks: unknown, secret = false): pulumi.Config {
   pulumi.runtime.setAllConfig(

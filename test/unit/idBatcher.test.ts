@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { IdBatcher, MAX_IDS_PER_REQUEST } from "../../provider/idBatcher";
+import { IdBatcher, MAX_IDS_PER_REQUEST } from "../../provider/writes/idBatcher";
 
 describe("IdBatcher", () => {
   it("joins ids of one group that arrive together into one call, and keeps groups apart", async () => {

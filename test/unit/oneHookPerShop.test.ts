@@ -6,14 +6,14 @@
  * test/integration/oneHookPerShop.test.ts and test/engine.
  */
 import { describe, expect, it } from "vitest";
+import type { ShopTarget } from "../../provider/config/settings";
 import { Declarations } from "../../provider/facts/declarations";
-import { UNKNOWN_VALUE } from "../../provider/lifecycle";
+import { UNKNOWN_VALUE } from "../../provider/inputs/lifecycle";
 import {
   HookDeclarers,
   type SecondDeclaration,
   secondDeclarationRefusal,
-} from "../../provider/oneHookPerShop";
-import type { ShopTarget } from "../../provider/settings";
+} from "../../provider/rules/oneHookPerShop";
 
 const API = "https://api.example.com";
 

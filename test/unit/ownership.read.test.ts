@@ -1,5 +1,5 @@
 /**
- * The ownership rule as data (provider/ownership.ts), for `read`: where the recorded subscription is, what a
+ * The ownership rule as data (provider/rules/ownership.ts), for `read`: where the recorded subscription is, what a
  * refresh keeps (only `ours`), when it asks the service, and the refusals of a moved API, key or shop entry,
  * and of a pin. Each row gives what a resource recorded, what is configured and what the service reported,
  * and the verdict. The delete, diff, replace and create tables are ownership.writes.test.ts.

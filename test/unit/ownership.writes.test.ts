@@ -1,14 +1,14 @@
 /**
- * The ownership rule as data (provider/ownership.ts, provider/createRule.ts), before a write: `delete` acts
+ * The ownership rule as data (provider/rules/ownership.ts, provider/rules/createRule.ts), before a write: `delete` acts
  * only on `ours` (and not on an id another resource claims); `diff` refuses or lets the change go on, asking
  * the service nothing; `replace` is a replacement's create settling the old id; and a create posts, adopts or
  * refuses. Each row gives what is recorded, configured and reported, and the verdict. The read table is
  * ownership.read.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { type CreateFacts, planCreate } from "../../provider/createRule";
-import { decideRecorded } from "../../provider/ownership";
-import { urlDigest } from "../../provider/recorded";
+import { type CreateFacts, planCreate } from "../../provider/rules/createRule";
+import { decideRecorded } from "../../provider/rules/ownership";
+import { urlDigest } from "../../provider/rules/recorded";
 import {
   ACME,
   ALT,

@@ -9,11 +9,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { HOOKS } from "../../provider/hooks";
-import { INPUT_PROPERTIES } from "../../provider/lifecycle";
+import { SETTINGS } from "../../provider/config/settings";
+import { HOOKS } from "../../provider/inputs/hooks";
+import { INPUT_PROPERTIES } from "../../provider/inputs/lifecycle";
 import { SECRET_SETTINGS } from "../../provider/plugin/config";
 import schema from "../../provider/plugin/schema.json";
-import { SETTINGS } from "../../provider/settings";
 import { PLUGIN_REFERENCE, pluginReference } from "../../scripts/pluginDocs";
 
 const ROOT = join(__dirname, "..", "..");
@@ -53,12 +53,15 @@ describe("the plugin's schema, reference and types", () => {
 
   it("the inputs are WebhookSubscriptionArgs's, required where not optional", () => {
     expect(optionality(resource.inputProperties, resource.requiredInputs)).toEqual(
-      members("provider/webhookSubscription.ts", "WebhookSubscriptionArgs"),
+      members("provider/program/webhookSubscription.ts", "WebhookSubscriptionArgs"),
     );
   });
 
   it("the outputs are SubscriptionOutputs's (the unconfirmed-write marker aside), always set where not optional", () => {
-    const { unconfirmed: _internal, ...outputs } = members("provider/records.ts", "SubscriptionOutputs");
+    const { unconfirmed: _internal, ...outputs } = members(
+      "provider/operations/records.ts",
+      "SubscriptionOutputs",
+    );
     expect(optionality(resource.properties, resource.required)).toEqual({ ...outputs, takeOver: true });
   });
 

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { engineAddressOf } from "../../provider/facts/deploymentClaims";
-import { parseImportId } from "../../provider/importById";
+import { parseImportId } from "../../provider/operations/importById";
 import { checkedConfig, configSource, misspeltSettings } from "../../provider/plugin/config";
 import schema from "../../provider/plugin/schema.json";
 import { secretValue, toStruct, unwrap } from "../../provider/plugin/values";

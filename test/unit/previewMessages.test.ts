@@ -4,11 +4,11 @@
  * top-level key that nothing reads), and the base URL to check when the API cannot be reached.
  */
 import { describe, expect, it } from "vitest";
+import { resolveShop, type ShopTarget } from "../../provider/config/settings";
 import { ShippingConnectionError } from "../../provider/errors/connectionError";
 import { ShippingRequestError } from "../../provider/errors/requestError";
 import { ShippingResponseError } from "../../provider/errors/responseError";
-import { shopUnusable } from "../../provider/refusals";
-import { resolveShop, type ShopTarget } from "../../provider/settings";
+import { shopUnusable } from "../../provider/refusals/refusals";
 
 const target = (label: string): ShopTarget => ({
   api: "https://api.example.com",

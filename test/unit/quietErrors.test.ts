@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ShippingConfigError } from "../../provider/errors";
-import { QuietErrors } from "../../provider/quietErrors";
+import { QuietErrors } from "../../provider/operations/quietErrors";
 
 /** A console whose error lines are collected, as the dynamic-provider host's stderr. */
 function host() {

@@ -9,11 +9,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { INPUT_PROPERTIES } from "../../provider/lifecycle";
+import { INPUT_PROPERTIES } from "../../provider/inputs/lifecycle";
 
 const ROOT = join(__dirname, "..", "..");
 const PAGE = "docs/webhook-subscription.md";
-const SOURCE = join(ROOT, "provider", "webhookSubscription.ts");
+const SOURCE = join(ROOT, "provider", "program", "webhookSubscription.ts");
 
 /** One property as the page's table or the types describe it. */
 interface Property {
@@ -83,7 +83,7 @@ function unwrapped(node: ts.TypeNode, wrapper: "Input" | "Output"): ts.TypeNode 
   return wrapped?.typeArguments?.[0] ?? node;
 }
 
-/** The arguments and outputs as provider/webhookSubscription.ts declares them, read by the type checker. */
+/** The arguments and outputs as provider/program/webhookSubscription.ts declares them, read by the type checker. */
 function codeProperties(): Property[] {
   const program = ts.createProgram([SOURCE], { strict: true, skipLibCheck: true, noEmit: true });
   const checker = program.getTypeChecker();

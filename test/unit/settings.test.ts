@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { type ConfigSource, canonicalApi, resolveShop } from "../../provider/config/settings";
+import { editDistance } from "../../provider/config/suggest";
 import { ShippingConfigError } from "../../provider/errors";
-import { type ConfigSource, canonicalApi, resolveShop } from "../../provider/settings";
-import { editDistance } from "../../provider/suggest";
 
 const KEY = "unit-test-key-7f3a";
 const configOf =

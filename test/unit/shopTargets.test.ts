@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { ConfigSource } from "../../provider/config/settings";
+import { ShopTargets } from "../../provider/config/shopTargets";
 import { ShippingConfigError } from "../../provider/errors";
-import type { ConfigSource } from "../../provider/settings";
-import { ShopTargets } from "../../provider/shopTargets";
 
 const BASE = "http://127.0.0.1:4010";
 

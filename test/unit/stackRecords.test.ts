@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { StackRecords } from "../../provider/facts/stackRecords";
-import { urlDigest } from "../../provider/recorded";
+import { urlDigest } from "../../provider/rules/recorded";
 import { ACME, ALT } from "./support/ownershipRows";
 
 const OURS = { id: 7, hook: "order_status_change", url: "https://hooks.example.com/o" };

@@ -4,7 +4,7 @@
  * runs it (the compiled runner, the Pulumi CLI from PATH), bounded in time.
  */
 import { delimiter, join } from "node:path";
-import { HOOKS } from "../../../provider/hooks";
+import { HOOKS } from "../../../provider/inputs/hooks";
 import type { ShopSeed } from "../../../simulator";
 import { type ProcessResult, runProcess } from "../../package/support/process";
 import { dist, REPO_ROOT, type Sandbox } from "./engine";

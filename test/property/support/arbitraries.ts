@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { HOOKS } from "../../../provider/hooks";
-import { UNKNOWN_VALUE } from "../../../provider/lifecycle";
+import { HOOKS } from "../../../provider/inputs/hooks";
+import { UNKNOWN_VALUE } from "../../../provider/inputs/lifecycle";
 import { anyText } from "../../../scripts/fuzz/bad-parts";
 
 /** Characters that URL parsing drops or encodes silently, or that are invisible in a diff. */

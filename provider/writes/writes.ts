@@ -5,12 +5,12 @@
  * write into a pinned shop that could not be checked.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { LiveSubscription } from "./client/apiSchemas";
-import type { Clients } from "./clients";
-import { ShippingRequestError } from "./errors/requestError";
-import type { Claims } from "./facts/claims";
-import type { ShopViews } from "./facts/shopViews";
-import { IdBatcher } from "./idBatcher";
+import type { LiveSubscription } from "../client/apiSchemas";
+import type { ShopTarget } from "../config/settings";
+import { ShippingRequestError } from "../errors/requestError";
+import type { Claims } from "../facts/claims";
+import type { ShopViews } from "../facts/shopViews";
+import { pinnedReadBackFailed, undoFailed } from "../refusals/refusals";
 import {
   type GoneAnswer,
   isRecorded,
@@ -18,9 +18,9 @@ import {
   type Recorded,
   type ShopIdentity,
   shopIdentityOf,
-} from "./ownership";
-import { pinnedReadBackFailed, undoFailed } from "./refusals";
-import type { ShopTarget } from "./settings";
+} from "../rules/ownership";
+import type { Clients } from "./clients";
+import { IdBatcher } from "./idBatcher";
 
 /**
  * Attempts at reading back what was just written: a GET, safe to repeat, so also after a 500 (which the

@@ -3,7 +3,7 @@
  * ownership rule (ownership.ts) and its messages (refusals.ts) are about.
  */
 import { createHash } from "node:crypto";
-import type { LiveSubscription } from "./client/apiSchemas";
+import type { LiveSubscription } from "../client/apiSchemas";
 
 /**
  * How a listing handed over by a preview's program carries each URL (previewListing.ts): a digest, so that no

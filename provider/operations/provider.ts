@@ -3,27 +3,28 @@
  * knows (facts/), its writes and its batches; each operation decodes its inputs, resolves the shop, asks the
  * ownership rule (ownership.ts) and writes (writes.ts, createBatch.ts).
  */
+
+import type { ConfigSource, ShopTarget } from "../config/settings";
+import { ShopTargets } from "../config/shopTargets";
+import { ShippingError } from "../errors/shippingError";
+import { ShippingUnconfirmedWriteError } from "../errors/unconfirmedWriteError";
+import { Claims } from "../facts/claims";
+import { Declarations } from "../facts/declarations";
+import type { DeploymentClaims } from "../facts/deploymentClaims";
+import { ShopViews } from "../facts/shopViews";
+import { StackRecords } from "../facts/stackRecords";
+import { type CheckFailure, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "../inputs/lifecycle";
+import { notOurs, stillUnconfirmed } from "../refusals/refusals";
+import { type Operation, type Recorded, shopIdentityOf, type Verdict } from "../rules/ownership";
+import { Clients } from "../writes/clients";
+import { CreateBatches, ReadBackFailure } from "../writes/createBatch";
+import { pinnedListing, takeoverBeforeWrite } from "../writes/createPlans";
+import { Writes } from "../writes/writes";
 import { checkResource } from "./check";
-import { Clients } from "./clients";
-import { CreateBatches, ReadBackFailure } from "./createBatch";
-import { pinnedListing, takeoverBeforeWrite } from "./createPlans";
-import { ShippingError } from "./errors/shippingError";
-import { ShippingUnconfirmedWriteError } from "./errors/unconfirmedWriteError";
-import { Claims } from "./facts/claims";
-import { Declarations } from "./facts/declarations";
-import type { DeploymentClaims } from "./facts/deploymentClaims";
-import { ShopViews } from "./facts/shopViews";
-import { StackRecords } from "./facts/stackRecords";
 import { importById } from "./importById";
-import { type CheckFailure, type DiffDecision, diffInputs, UNKNOWN_VALUE } from "./lifecycle";
-import { type Operation, type Recorded, shopIdentityOf, type Verdict } from "./ownership";
 import { confirmedProps, outputsOf, recordedOf, type SubscriptionOutputs, unconfirmedError } from "./records";
-import { notOurs, stillUnconfirmed } from "./refusals";
-import type { ConfigSource, ShopTarget } from "./settings";
 import { settleOwnership } from "./settle";
-import { ShopTargets } from "./shopTargets";
 import { warn } from "./warnings";
-import { Writes } from "./writes";
 
 export type { SubscriptionOutputs } from "./records";
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ShippingError } from "./errors/shippingError";
+import { ShippingError } from "../errors/shippingError";
 import { HOOKS } from "./hooks";
 import { callbackUrlSchema, hookSchema, shopNameSchema } from "./schemas";
 

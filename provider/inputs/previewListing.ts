@@ -12,11 +12,11 @@
  * provider's own listing.
  */
 import { z } from "zod";
-import type { LiveSubscription } from "./client/apiSchemas";
-import { ShippingError } from "./errors/shippingError";
-import type { ShopViews } from "./facts/shopViews";
-import { urlDigest } from "./recorded";
-import type { ShopTarget } from "./settings";
+import type { LiveSubscription } from "../client/apiSchemas";
+import type { ShopTarget } from "../config/settings";
+import { ShippingError } from "../errors/shippingError";
+import type { ShopViews } from "../facts/shopViews";
+import { urlDigest } from "../rules/recorded";
 
 /** The hidden input that carries the listing (`__`: the engine neither shows nor diffs it). */
 export const PREVIEW_LISTING_INPUT = "__previewListing";

@@ -4,18 +4,10 @@
  * held by another resource of this deployment (claimed), or must be refused. Pure: the provider gathers the
  * facts a verdict asks for (`need`) and asks again; test/unit/ownership.read.test.ts and ownership.writes.test.ts state the rule as tables.
  */
-import type { LiveSubscription } from "./client/apiSchemas";
-import type { ShippingConfigError } from "./errors/configError";
-import { movedSubscription, replacedElsewhere } from "./lateWrites";
-import {
-  isHookAtUrl,
-  isListedUrl,
-  isSameShop,
-  type Recorded,
-  type RecordedPlace,
-  type ShopIdentity,
-  shopIdentityOf,
-} from "./recorded";
+import type { LiveSubscription } from "../client/apiSchemas";
+import type { ShopTarget } from "../config/settings";
+import type { ShippingConfigError } from "../errors/configError";
+import { movedSubscription, replacedElsewhere } from "../refusals/lateWrites";
 import {
   cannotConfirmGone,
   drifted,
@@ -27,9 +19,17 @@ import {
   pinMismatch,
   shopCannotSay,
   targetChanged,
-} from "./refusals";
-import type { ShopTarget } from "./settings";
-import { declaredElsewhere } from "./takeoverMessages";
+} from "../refusals/refusals";
+import { declaredElsewhere } from "../refusals/takeoverMessages";
+import {
+  isHookAtUrl,
+  isListedUrl,
+  isSameShop,
+  type Recorded,
+  type RecordedPlace,
+  type ShopIdentity,
+  shopIdentityOf,
+} from "./recorded";
 
 export { isSameShop, type Recorded, type RecordedPlace, type ShopIdentity, shopIdentityOf };
 

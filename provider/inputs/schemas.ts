@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { callbackUrlRefusal } from "../contract/callbackUrl";
-import { HOOKS } from "../contract/hooks";
+import { callbackUrlRefusal } from "../../contract/callbackUrl";
+import { HOOKS } from "../../contract/hooks";
 
 const USE = (fix: string | undefined): string => (fix === undefined ? "" : `; use "${fix}"`);
 

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { unknownSettingsError } from "./configKeys";
+import { unknownSettingsError } from "../config/configKeys";
 import { programError } from "./programError";
 import { isSecretConfig } from "./secretConfig";
 

@@ -3,7 +3,7 @@
  * without a write when the live subscription already has the declared URL, and no overwrite of a subscription
  * that calls another URL and that no resource of the stack records, unless the resource opts in (`takeOver`).
  */
-import type { LiveSubscription } from "./client/apiSchemas";
+import type { LiveSubscription } from "../client/apiSchemas";
 import { isListedUrl } from "./recorded";
 
 /** What a create does with its hook in a shop, given the shop's listing and this deployment's declarations. */

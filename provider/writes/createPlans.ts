@@ -2,20 +2,20 @@
  * The plan of each create: the pure rule (createRule.ts) asked with what this deployment knows of the shop
  * (its listing, the declarations, the subscriptions the stack records), at check and under the write lane.
  */
-import type { LiveSubscription } from "./client/apiSchemas";
-import type { NewSubscription } from "./client/shippingClient";
-import { type CreatePlan, planCreate, takeoverOf } from "./createRule";
-import { ShippingError } from "./errors/shippingError";
-import type { Claims } from "./facts/claims";
-import type { Declarations } from "./facts/declarations";
-import type { ShopViews } from "./facts/shopViews";
-import type { StackRecords } from "./facts/stackRecords";
-import { UNKNOWN_VALUE } from "./lifecycle";
-import { HookDeclarers } from "./oneHookPerShop";
-import { pinRefusal } from "./ownership";
-import type { ShopIdentity } from "./recorded";
-import type { ShopTarget } from "./settings";
-import { takeoverRefusal } from "./takeoverMessages";
+import type { LiveSubscription } from "../client/apiSchemas";
+import type { NewSubscription } from "../client/shippingClient";
+import type { ShopTarget } from "../config/settings";
+import { ShippingError } from "../errors/shippingError";
+import type { Claims } from "../facts/claims";
+import type { Declarations } from "../facts/declarations";
+import type { ShopViews } from "../facts/shopViews";
+import type { StackRecords } from "../facts/stackRecords";
+import { UNKNOWN_VALUE } from "../inputs/lifecycle";
+import { takeoverRefusal } from "../refusals/takeoverMessages";
+import { type CreatePlan, planCreate, takeoverOf } from "../rules/createRule";
+import { HookDeclarers } from "../rules/oneHookPerShop";
+import { pinRefusal } from "../rules/ownership";
+import type { ShopIdentity } from "../rules/recorded";
 
 /** The shop's listing, refused when it shows that a pinned shop's key reaches another shop. */
 export async function pinnedListing(views: ShopViews, target: ShopTarget): Promise<LiveSubscription[]> {

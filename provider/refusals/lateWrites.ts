@@ -4,14 +4,14 @@
  * backend. Under the service's new-id overwrite that replaces the recorded id with another one of the same hook
  * and URL. What the provider says about them, in one place (docs/safety.md, "A write applied late").
  */
-import type { LiveSubscription } from "./client/apiSchemas";
-import { OUTCOME_UNKNOWN_STATUSES } from "./client/retryPolicy";
-import { ShippingConnectionError } from "./errors/connectionError";
-import { ShippingRequestError } from "./errors/requestError";
-import { ShippingError } from "./errors/shippingError";
-import type { Recorded } from "./recorded";
+import type { LiveSubscription } from "../client/apiSchemas";
+import { OUTCOME_UNKNOWN_STATUSES } from "../client/retryPolicy";
+import type { ShopTarget } from "../config/settings";
+import { ShippingConnectionError } from "../errors/connectionError";
+import { ShippingRequestError } from "../errors/requestError";
+import { ShippingError } from "../errors/shippingError";
+import type { Recorded } from "../rules/recorded";
 import { shopName } from "./refusals";
-import type { ShopTarget } from "./settings";
 
 /** What each operation does with the live subscription that took the recorded one's place. */
 const DOES = {

@@ -3,7 +3,7 @@
  * the entry cannot hold, a value of the wrong kind) is an error of that shop only, worded here (names the key,
  * the rule and the fix; never a value, which may be a key), so the resources of the other shops are unaffected.
  */
-import { ShippingConfigError } from "./errors/configError";
+import { ShippingConfigError } from "../errors/configError";
 import { suggestName } from "./suggest";
 
 /** The keys a shop entry may hold: `apiKey` is required. */

@@ -2,9 +2,11 @@
  * Settling the ownership rule (ownership.ts) for one recorded subscription: the rule asks for facts (a shop's
  * listing, the service's answer to whether an id is gone), this gathers them and asks again until it settles.
  */
-import type { Claims } from "./facts/claims";
-import type { ShopViews } from "./facts/shopViews";
-import type { StackRecords } from "./facts/stackRecords";
+
+import type { ShopTarget } from "../config/settings";
+import type { Claims } from "../facts/claims";
+import type { ShopViews } from "../facts/shopViews";
+import type { StackRecords } from "../facts/stackRecords";
 import {
   decideRecorded,
   type Operation,
@@ -12,9 +14,8 @@ import {
   type RecordedFacts,
   type ShopFacts,
   type Verdict,
-} from "./ownership";
-import type { ShopTarget } from "./settings";
-import type { Writes } from "./writes";
+} from "../rules/ownership";
+import type { Writes } from "../writes/writes";
 
 /** A decision asks for at most a listing per configured shop and one answer of the service; bounded anyway. */
 const MAX_DECISION_ROUNDS = 32;

@@ -4,7 +4,7 @@
  * shop, set a key) silently not done; so it is an error that names the key, the rule, the nearest setting
  * and the fix. Never a value: the key may hold a credential.
  */
-import { ShippingConfigError } from "./errors/configError";
+import { ShippingConfigError } from "../errors/configError";
 import { SETTINGS } from "./settings";
 import { SHOP_ENTRY_KEYS } from "./shopEntry";
 import { suggestName } from "./suggest";

@@ -5,9 +5,10 @@
  * reports as one shop; a batch, of two requests. Each refusal names both declarations and the way out (remove
  * one), never a URL or a key.
  */
-import { ShippingError } from "./errors/shippingError";
-import { shopName } from "./refusals";
-import type { ShopTarget } from "./settings";
+
+import type { ShopTarget } from "../config/settings";
+import { ShippingError } from "../errors/shippingError";
+import { shopName } from "../refusals/refusals";
 
 /** The first declarer of each hook of each shop, in one deployment (or one program run). */
 export class HookDeclarers {

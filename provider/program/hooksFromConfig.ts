@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import { HOOKS, type Hook, isHook } from "./hooks";
+import { HOOKS, type Hook, isHook } from "../inputs/hooks";
+import { callbackUrlProblem } from "../inputs/schemas";
 import { programError } from "./programError";
-import { callbackUrlProblem } from "./schemas";
 import { isSecretConfig } from "./secretConfig";
 
 /** One hook and the URL it calls, as declared in stack config. */

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { AuthSchemeSetting } from "./client/authScheme";
-import type { Timeouts } from "./client/httpTransport";
-import type { RetrySettings } from "./client/retryPolicy";
-import { validateBaseUrl } from "./client/shippingClient";
-import { ShippingConfigError } from "./errors/configError";
+import type { AuthSchemeSetting } from "../client/authScheme";
+import type { Timeouts } from "../client/httpTransport";
+import type { RetrySettings } from "../client/retryPolicy";
+import { validateBaseUrl } from "../client/shippingClient";
+import { ShippingConfigError } from "../errors/configError";
 import { readShopEntry } from "./shopEntry";
 import { suggestName } from "./suggest";
 

@@ -12,19 +12,19 @@
  * The provider's own checks still guard every write: these only tell earlier, and on the right resource.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { LiveSubscription } from "./client/apiSchemas";
-import { Clients } from "./clients";
-import { ShippingConfigError } from "./errors/configError";
-import { ShippingError } from "./errors/shippingError";
-import { ShopViews } from "./facts/shopViews";
-import { isHook } from "./hooks";
-import { decideRecorded, shopIdentityOf } from "./ownership";
-import { type HandedListing, listingToHand } from "./previewListing";
-import { isHookAtUrl } from "./recorded";
-import { pinHint, shopUnusable } from "./refusals";
-import { callbackUrlProblem } from "./schemas";
-import { configuredTargets, resolveShop, type ShopTarget } from "./settings";
-import { adopts } from "./takeoverMessages";
+import type { LiveSubscription } from "../client/apiSchemas";
+import { configuredTargets, resolveShop, type ShopTarget } from "../config/settings";
+import { ShippingConfigError } from "../errors/configError";
+import { ShippingError } from "../errors/shippingError";
+import { ShopViews } from "../facts/shopViews";
+import { isHook } from "../inputs/hooks";
+import { type HandedListing, listingToHand } from "../inputs/previewListing";
+import { callbackUrlProblem } from "../inputs/schemas";
+import { pinHint, shopUnusable } from "../refusals/refusals";
+import { adopts } from "../refusals/takeoverMessages";
+import { decideRecorded, shopIdentityOf } from "../rules/ownership";
+import { isHookAtUrl } from "../rules/recorded";
+import { Clients } from "../writes/clients";
 
 /** What one deployment's previews have looked at (the program runs once per deployment). */
 class PreviewFacts {

@@ -2,11 +2,12 @@
  * A resource's state as the provider reads and writes it: the outputs, and what they say of the recorded
  * subscription. What the engine stores must keep working across releases (state of 0.1 has no `api`).
  */
-import { ShippingError } from "./errors/shippingError";
-import { ShippingUnconfirmedWriteError } from "./errors/unconfirmedWriteError";
-import type { Recorded } from "./ownership";
-import { unconfirmedWrite } from "./refusals";
-import type { ShopTarget } from "./settings";
+
+import type { ShopTarget } from "../config/settings";
+import { ShippingError } from "../errors/shippingError";
+import { ShippingUnconfirmedWriteError } from "../errors/unconfirmedWriteError";
+import { unconfirmedWrite } from "../refusals/refusals";
+import type { Recorded } from "../rules/ownership";
 
 /** Outputs of a WebhookSubscription as stored in state. */
 export interface SubscriptionOutputs {

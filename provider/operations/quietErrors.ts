@@ -1,4 +1,4 @@
-import { ShippingError } from "./errors/shippingError";
+import { ShippingError } from "../errors/shippingError";
 
 /** A console's `error` method. */
 type ErrorWriter = (...data: unknown[]) => void;

@@ -3,25 +3,31 @@
  * and whose create arrives together, run in the shop's write lane. A hook whose subscription already has the
  * declared URL is adopted with no write; a second declaration of a hook for the shop is refused.
  */
+
+import type { LiveSubscription } from "../client/apiSchemas";
+import type { NewSubscription } from "../client/shippingClient";
+import type { ShopTarget } from "../config/settings";
+import { ShippingRequestError } from "../errors/requestError";
+import { ShippingError } from "../errors/shippingError";
+import type { Claims } from "../facts/claims";
+import type { Declarations } from "../facts/declarations";
+import type { ShopViews } from "../facts/shopViews";
+import type { StackRecords } from "../facts/stackRecords";
+import { outcomeIsUnknown, unseenWrite } from "../refusals/lateWrites";
+import {
+  outcomeUnknown,
+  overwrittenAtOnce,
+  pinMismatch,
+  unmatchedId,
+  WRITTEN_AND_UNDONE,
+} from "../refusals/refusals";
+import { takeoverRefused } from "../refusals/takeoverMessages";
+import { declaredTwice } from "../rules/oneHookPerShop";
+import { type ShopIdentity, shopIdentityOf } from "../rules/ownership";
+import { isHookAtUrl } from "../rules/recorded";
 import { BATCH_WINDOW_MS, Batcher, type ItemResult } from "./batcher";
-import type { LiveSubscription } from "./client/apiSchemas";
-import type { NewSubscription } from "./client/shippingClient";
 import type { Clients } from "./clients";
 import { type CreateRequest, pinnedListing, planBatch } from "./createPlans";
-
-import { ShippingRequestError } from "./errors/requestError";
-import { ShippingError } from "./errors/shippingError";
-import type { Claims } from "./facts/claims";
-import type { Declarations } from "./facts/declarations";
-import type { ShopViews } from "./facts/shopViews";
-import type { StackRecords } from "./facts/stackRecords";
-import { outcomeIsUnknown, unseenWrite } from "./lateWrites";
-import { declaredTwice } from "./oneHookPerShop";
-import { type ShopIdentity, shopIdentityOf } from "./ownership";
-import { isHookAtUrl } from "./recorded";
-import { outcomeUnknown, overwrittenAtOnce, pinMismatch, unmatchedId, WRITTEN_AND_UNDONE } from "./refusals";
-import type { ShopTarget } from "./settings";
-import { takeoverRefused } from "./takeoverMessages";
 import type { Writes } from "./writes";
 
 /**

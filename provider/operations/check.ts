@@ -5,16 +5,17 @@
  * overwrite a subscription made outside the stack (one listing per shop per deployment, or a preview's own:
  * previewListing.ts).
  */
-import { pinnedListing, takeoverBeforeWrite } from "./createPlans";
-import { ShippingConfigError } from "./errors/configError";
-import { ShippingError } from "./errors/shippingError";
-import type { Declarations } from "./facts/declarations";
-import type { ShopViews } from "./facts/shopViews";
-import type { StackRecords } from "./facts/stackRecords";
-import { type CheckFailure, checkInputs, UNKNOWN_VALUE } from "./lifecycle";
-import { secondDeclarationRefusal } from "./oneHookPerShop";
-import { PREVIEW_LISTING_INPUT, takeHandedListing } from "./previewListing";
-import { isShopsSetting, type ShopTarget } from "./settings";
+
+import { isShopsSetting, type ShopTarget } from "../config/settings";
+import { ShippingConfigError } from "../errors/configError";
+import { ShippingError } from "../errors/shippingError";
+import type { Declarations } from "../facts/declarations";
+import type { ShopViews } from "../facts/shopViews";
+import type { StackRecords } from "../facts/stackRecords";
+import { type CheckFailure, checkInputs, UNKNOWN_VALUE } from "../inputs/lifecycle";
+import { PREVIEW_LISTING_INPUT, takeHandedListing } from "../inputs/previewListing";
+import { secondDeclarationRefusal } from "../rules/oneHookPerShop";
+import { pinnedListing, takeoverBeforeWrite } from "../writes/createPlans";
 
 /** What a check reads and records: the deployment's facts, and how a shop name resolves. */
 export interface CheckContext {

@@ -1,10 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { Hook } from "../inputs/hooks";
+import { CONFIG_PROBLEM_INPUT, SECRET_URL_PROBLEM_INPUT } from "../inputs/lifecycle";
+import { PREVIEW_LISTING_INPUT } from "../inputs/previewListing";
+import { callbackUrlProblem } from "../inputs/schemas";
+import { declaredByTwo, HookDeclarers } from "../rules/oneHookPerShop";
 import { PROVIDER_MODULE, RESOURCE_TYPE } from "./dynamicProvider";
-import type { Hook } from "./hooks";
-import { CONFIG_PROBLEM_INPUT, SECRET_URL_PROBLEM_INPUT } from "./lifecycle";
-import { declaredByTwo, HookDeclarers } from "./oneHookPerShop";
 import { listingForProvider, tellInPreview } from "./previewChecks";
-import { PREVIEW_LISTING_INPUT } from "./previewListing";
 import { programError } from "./programError";
 import {
   failUncalledProgram,
@@ -12,7 +13,6 @@ import {
   unknownSettingsRefusal,
   warnPlaintextCredentials,
 } from "./programGuards";
-import { callbackUrlProblem } from "./schemas";
 
 failUncalledProgram();
 
