@@ -10,7 +10,7 @@ import {
   type ShopTarget,
 } from "../config/settings";
 import { ShippingConfigError } from "../errors/configError";
-import { shopName } from "../refusals/refusals";
+import { shopName } from "../refusals/wording";
 import { pinRefusal, shopIdentityOf } from "../rules/ownership";
 import type { CliCommand } from "./args";
 import { COMMAND, DEFAULT_PROJECT } from "./args";

@@ -4,7 +4,6 @@
  * export`) and the selected stack (`pulumi stack ls --json`); and which live subscriptions that leaves out.
  * No Pulumi import: the command must start fast.
  */
-
 import type { ConfigSource } from "../config/settings";
 import { ShippingError } from "../errors/shippingError";
 import { RESOURCE_TYPE } from "../program/dynamicProvider";

@@ -5,7 +5,6 @@
  * overwrite a subscription made outside the stack (one listing per shop per deployment, or a preview's own:
  * previewListing.ts).
  */
-
 import { isShopsSetting, type ShopTarget } from "../config/settings";
 import { ShippingConfigError } from "../errors/configError";
 import { ShippingError } from "../errors/shippingError";

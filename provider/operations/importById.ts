@@ -4,11 +4,10 @@
  * print the declaration and the next `up` finds nothing to change. The id is the subscription id of the
  * default shop, or `<shop>/<id>` for an entry of `shipping:shops`.
  */
-
 import type { ShopTarget } from "../config/settings";
 import { ShippingError } from "../errors/shippingError";
 import type { ShopViews } from "../facts/shopViews";
-import { shopName } from "../refusals/refusals";
+import { shopName } from "../refusals/wording";
 
 /** What an import reads: the resource id, its outputs and its inputs. */
 export interface Imported {

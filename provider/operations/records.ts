@@ -2,11 +2,10 @@
  * A resource's state as the provider reads and writes it: the outputs, and what they say of the recorded
  * subscription. What the engine stores must keep working across releases (state of 0.1 has no `api`).
  */
-
 import type { ShopTarget } from "../config/settings";
 import { ShippingError } from "../errors/shippingError";
 import { ShippingUnconfirmedWriteError } from "../errors/unconfirmedWriteError";
-import { unconfirmedWrite } from "../refusals/refusals";
+import { unconfirmedWrite } from "../refusals/createOutcomes";
 import type { Recorded } from "../rules/ownership";
 
 /** Outputs of a WebhookSubscription as stored in state. */

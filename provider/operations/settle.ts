@@ -2,8 +2,8 @@
  * Settling the ownership rule (ownership.ts) for one recorded subscription: the rule asks for facts (a shop's
  * listing, the service's answer to whether an id is gone), this gathers them and asks again until it settles.
  */
-
 import type { ShopTarget } from "../config/settings";
+import { ShippingError } from "../errors/shippingError";
 import type { Claims } from "../facts/claims";
 import type { ShopViews } from "../facts/shopViews";
 import type { StackRecords } from "../facts/stackRecords";
@@ -122,4 +122,10 @@ function withShop(facts: RecordedFacts, shop: ShopFacts): RecordedFacts {
   const same = (s: ShopFacts) => s.target.shopKey === shop.target.shopKey;
   const named = "missing" in facts.named || !same(facts.named) ? facts.named : shop;
   return { ...facts, named, others: facts.others.map((o) => (same(o) ? shop : o)) };
+}
+
+/** A refusal of the verdict, or an internal error for a verdict that does not fit the operation. */
+export function settled(verdict: Verdict): unknown {
+  const unexpected = () => new ShippingError(`internal error: unexpected verdict ${verdict.kind}`);
+  return verdict.kind === "refuse" ? verdict.error : unexpected();
 }

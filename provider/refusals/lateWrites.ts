@@ -11,7 +11,7 @@ import { ShippingConnectionError } from "../errors/connectionError";
 import { ShippingRequestError } from "../errors/requestError";
 import { ShippingError } from "../errors/shippingError";
 import type { Recorded } from "../rules/recorded";
-import { shopName } from "./refusals";
+import { shopName } from "./wording";
 
 /** What each operation does with the live subscription that took the recorded one's place. */
 const DOES = {

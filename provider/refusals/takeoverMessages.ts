@@ -3,10 +3,9 @@
  * refused because it is not the stack's, and what a delete leaves for a hook another resource declares. No
  * message quotes a URL: any part of one may be secret.
  */
-
 import type { ShopTarget } from "../config/settings";
 import { ShippingError } from "../errors/shippingError";
-import { shopName } from "./refusals";
+import { shopName } from "./wording";
 
 /** A live subscription as these messages name it. */
 interface Named {

@@ -5,10 +5,9 @@
  * reports as one shop; a batch, of two requests. Each refusal names both declarations and the way out (remove
  * one), never a URL or a key.
  */
-
 import type { ShopTarget } from "../config/settings";
 import { ShippingError } from "../errors/shippingError";
-import { shopName } from "../refusals/refusals";
+import { shopName } from "../refusals/wording";
 
 /** The first declarer of each hook of each shop, in one deployment (or one program run). */
 export class HookDeclarers {

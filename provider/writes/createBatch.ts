@@ -3,24 +3,15 @@
  * and whose create arrives together, run in the shop's write lane. A hook whose subscription already has the
  * declared URL is adopted with no write; a second declaration of a hook for the shop is refused.
  */
-
 import type { LiveSubscription } from "../client/apiSchemas";
 import type { NewSubscription } from "../client/shippingClient";
 import type { ShopTarget } from "../config/settings";
-import { ShippingRequestError } from "../errors/requestError";
-import { ShippingError } from "../errors/shippingError";
 import type { Claims } from "../facts/claims";
 import type { Declarations } from "../facts/declarations";
 import type { ShopViews } from "../facts/shopViews";
 import type { StackRecords } from "../facts/stackRecords";
-import { outcomeIsUnknown, unseenWrite } from "../refusals/lateWrites";
-import {
-  outcomeUnknown,
-  overwrittenAtOnce,
-  pinMismatch,
-  unmatchedId,
-  WRITTEN_AND_UNDONE,
-} from "../refusals/refusals";
+import { overwrittenAtOnce } from "../refusals/createOutcomes";
+import { pinMismatch, WRITTEN_AND_UNDONE } from "../refusals/pin";
 import { takeoverRefused } from "../refusals/takeoverMessages";
 import { declaredTwice } from "../rules/oneHookPerShop";
 import { type ShopIdentity, shopIdentityOf } from "../rules/ownership";
@@ -28,6 +19,7 @@ import { isHookAtUrl } from "../rules/recorded";
 import { BATCH_WINDOW_MS, Batcher, type ItemResult } from "./batcher";
 import type { Clients } from "./clients";
 import { type CreateRequest, pinnedListing, planBatch } from "./createPlans";
+import { postAll, type Unconfirmed, type Written } from "./createPost";
 import type { Writes } from "./writes";
 
 /**
@@ -41,17 +33,6 @@ export const CREATE_WAIT_MS = 1_000;
  * more (it runs few steps at once, for example `--parallel 1`, and starts the next only when this one ends).
  */
 export const CREATE_IDLE_MS = 100;
-/** Statuses by which the service refuses what was sent (not who sent it): each item is tried on its own. */
-const ITEM_REFUSALS = new Set([400, 409, 422]);
-
-/** A write the service answered but that could not be read back: which ids the POST wrote, and why. */
-export interface Unconfirmed {
-  /** Every id the POST answered (this create's is one of them, by the order of the answer). */
-  readonly written: readonly number[];
-  /** How many hooks the POST held. */
-  readonly hooks: number;
-  readonly cause: unknown;
-}
 
 /** What a create wrote or adopted, and the subscription the hook had before. */
 export interface Created {
@@ -63,13 +44,6 @@ export interface Created {
   readonly unconfirmed?: Unconfirmed;
   /** The write overwrote a subscription that no resource of the stack recorded (`takeOver: true`). */
   readonly takenOver?: boolean;
-}
-
-/** A written subscription's id, and whether it was seen live with its hook and URL afterwards. */
-interface Written {
-  readonly id: number;
-  readonly seen: boolean;
-  readonly unconfirmed?: Unconfirmed;
 }
 
 /** The shop a batch of creates writes to, and the shop the service reported for it when the batch began. */
@@ -167,7 +141,10 @@ export class CreateBatches {
     return identity;
   }
 
-  /** Fails a create of a hook that a create of this deployment wrote in the same shop under another name or key. */
+  /**
+   * Fails a create of a hook that a create of this deployment wrote in the same shop under another name or
+   * key.
+   */
   guardOneDeclaration(target: ShopTarget, identity: ShopIdentity, hook: string): void {
     if (this.#ctx.declarations.createIn(target, identity.shopId, hook))
       throw declaredTwice(target, identity.shopId, hook);
@@ -202,7 +179,8 @@ export class CreateBatches {
         results[i] = { value: { id: plan.live.id, current: plan.live, seen: true } };
       else toPost.push(i);
     });
-    const posted = await this.#postAll(
+    const posted = await postAll(
+      this.#ctx,
       target,
       toPost.map((i) => requests[i] as NewSubscription),
     );
@@ -223,75 +201,5 @@ export class CreateBatches {
       }
     });
     return results;
-  }
-
-  /**
-   * One POST, never retried blind. Failed with no answer (timeout, reset, 5xx) it may be applied anyway, even late:
-   * a fresh listing tells, and one applied later is the resource's by hook and URL (ownership.ts). A refusal or a
-   * 500 of several hooks sends each alone, to fail only its own; an unknown outcome (no answer, 502/504) never.
-   */
-  async #postAll(target: ShopTarget, subs: readonly NewSubscription[]): Promise<ItemResult<Written>[]> {
-    if (subs.length === 0) return [];
-    const { clients, views } = this.#ctx;
-    let ids: number[];
-    try {
-      ids = await clients.for(target).create(subs);
-    } catch (error) {
-      views.forget(target);
-      const refusal = error instanceof ShippingRequestError && error.status < 500 && error.status !== 429;
-      if (refusal && (subs.length === 1 || !ITEM_REFUSALS.has(error.status)))
-        return subs.map(() => ({ error }));
-      // No pin check here: an applied write found below is read back and checked by its create, like any.
-      const applied = refusal ? [] : await this.#ctx.writes.relist(target);
-      // Applied or not, nobody can tell: sending it again would only hide that, so each create fails saying so.
-      if (applied === undefined) {
-        const unknown = new ShippingError(outcomeUnknown(target, subs, error), { cause: error });
-        return subs.map(() => ({ error: unknown }));
-      }
-      return Promise.all(
-        subs.map(async (sub): Promise<ItemResult<Written>> => {
-          const found = applied.find((s) => isHookAtUrl(s, sub));
-          if (found !== undefined) return { value: { id: found.id, seen: true } };
-          if (subs.length > 1 && !outcomeIsUnknown(error))
-            return (await this.#postAll(target, [sub]))[0] as ItemResult<Written>;
-          return { error: unseenWrite(target, sub.hook, error) };
-        }),
-      );
-    }
-    return subs.length === 1
-      ? [{ value: { id: ids[0] as number, seen: false } }]
-      : this.#matchIds(target, subs, ids);
-  }
-
-  /**
-   * Which answered id is which hook's: the spec does not say that the ids come back in the order of the
-   * request, so they are read back (one GET of all of them) and matched by hook and URL. The read also tells
-   * the shop the service reports, so an empty shop needs no other read-back.
-   */
-  async #matchIds(
-    target: ShopTarget,
-    subs: readonly NewSubscription[],
-    ids: readonly number[],
-  ): Promise<ItemResult<Written>[]> {
-    const { views, writes } = this.#ctx;
-    let live: LiveSubscription[];
-    try {
-      live = await writes.confirm(target, ids);
-    } catch (cause) {
-      await writes.undoIfUncheckable(target, ids, cause);
-      // Recorded (as unconfirmed) by the order of the answer, which every known service keeps; a later
-      // refresh or up reads them back and matches them by hook and URL among the written ids.
-      return subs.map((sub, i) => {
-        const id = ids[i];
-        if (id === undefined) return { error: unmatchedId(ids, subs.length, sub.hook) };
-        return { value: { id, seen: false, unconfirmed: { written: ids, hooks: subs.length, cause } } };
-      });
-    }
-    void views.readBackIdentity(target, async () => shopIdentityOf(live));
-    return subs.map((sub) => {
-      const found = live.find((s) => isHookAtUrl(s, sub));
-      if (found !== undefined) return { value: { id: found.id, seen: true } };
-      return { error: unmatchedId(ids, subs.length, sub.hook) };
-    });
   }
 }

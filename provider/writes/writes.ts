@@ -10,7 +10,7 @@ import type { ShopTarget } from "../config/settings";
 import { ShippingRequestError } from "../errors/requestError";
 import type { Claims } from "../facts/claims";
 import type { ShopViews } from "../facts/shopViews";
-import { pinnedReadBackFailed, undoFailed } from "../refusals/refusals";
+import { pinnedReadBackFailed, undoFailed } from "../refusals/pin";
 import {
   type GoneAnswer,
   isRecorded,

@@ -8,7 +8,7 @@ import { resolveShop, type ShopTarget } from "../../provider/config/settings";
 import { ShippingConnectionError } from "../../provider/errors/connectionError";
 import { ShippingRequestError } from "../../provider/errors/requestError";
 import { ShippingResponseError } from "../../provider/errors/responseError";
-import { shopUnusable } from "../../provider/refusals/refusals";
+import { shopUnusable } from "../../provider/refusals/previewMessages";
 
 const target = (label: string): ShopTarget => ({
   api: "https://api.example.com",

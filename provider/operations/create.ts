@@ -1,0 +1,53 @@
+/**
+ * `create`: subscribes the hook, taking over a live subscription of it: no write when its URL already
+ * matches, else a POST (which overwrites it); `previous` records what was there. The creates of one shop share
+ * one POST (writes/createBatch.ts).
+ */
+import type { ShopTarget } from "../config/settings";
+import { shopIdentityOf } from "../rules/ownership";
+import { ReadBackFailure } from "../writes/createBatch";
+import { pinnedListing } from "../writes/createPlans";
+import type { Deployment } from "./deployment";
+import { outputsOf, type SubscriptionOutputs, unconfirmedError } from "./records";
+import { warn } from "./warnings";
+
+/** The body of `ShippingProvider.create`. */
+export async function createResource(
+  d: Deployment,
+  inputs: Record<string, unknown>,
+): Promise<{ id: string; outs: SubscriptionOutputs }> {
+  const hook = String(inputs.hook);
+  const url = String(inputs.url);
+  const target = d.targetOf(inputs.shop);
+  await settleReplaced(d, target);
+  let identity = shopIdentityOf(await pinnedListing(d.views, target));
+  const request = { hook, url, takeOver: inputs.takeOver === true };
+  const { id, current, seen, unconfirmed, takenOver } = await d.creates.add(target, identity, request);
+  const outs = outputsOf(inputs, target, id, current, takenOver === true);
+  if (unconfirmed !== undefined)
+    throw unconfirmedError(inputs, target, outs, unconfirmed.written, unconfirmed.cause);
+  // A shop that listed nothing cannot say which shop it is; a read of the new id does (if the service says).
+  if (identity === undefined && d.views.listedEmpty(target)) {
+    identity = await d.creates.learnShop(target, { id, hook, url }, seen).catch((error: unknown) => {
+      if (error instanceof ReadBackFailure) throw unconfirmedError(inputs, target, outs, [id], error.cause);
+      throw error;
+    });
+  }
+  return { id: String(id), outs: { ...outs, ...identity } };
+}
+
+/**
+ * Before a create writes into (or adopts from) a shop: every recorded subscription this deployment replaces
+ * in the shop is the shop's or gone. Else the key now reaches another shop, and the replacement would write
+ * there before the old resource's delete found out.
+ */
+async function settleReplaced(d: Deployment, target: ShopTarget): Promise<void> {
+  await Promise.all(
+    d.claims.replacedIn(target).map(async (recorded) => {
+      const verdict = await d.settle("replace", recorded, target);
+      if (verdict.kind === "refuse") throw verdict.error;
+      if (verdict.kind === "gone" && verdict.warning !== undefined) warn(verdict.warning);
+      d.claims.settleReplaced(target, recorded.id);
+    }),
+  );
+}
