@@ -10,7 +10,7 @@ import { parseCommandLine, USAGE, UsageError } from "./args";
 import { exportSubscriptions } from "./exportCommand";
 
 /** Exit status of a configuration or API error. */
-export const EXIT_FAILURE = 1;
+const EXIT_FAILURE = 1;
 /** Exit status of a bad command line. */
 export const EXIT_USAGE = 2;
 

@@ -22,7 +22,7 @@ export function projectName(yaml: string): string | undefined {
 }
 
 /** The program's entry as Pulumi.yaml's `main:` says (a file, or a folder holding index.ts); else index.ts. */
-export function programPath(dir: string, yaml: string): string {
+function programPath(dir: string, yaml: string): string {
   const main = /^main:[ \t]*["']?([^"'#\n]+?)["']?[ \t]*(#.*)?$/m.exec(yaml)?.[1];
   if (main === undefined) return join(dir, "index.ts");
   const path = resolve(dir, main);

@@ -2,12 +2,7 @@
  * The API's wire schemas, from the contract (`contract/wire.ts`), and the client's decoded form of a listed
  * subscription.
  */
-export {
-  createResponseSchema,
-  errorBodySchema,
-  listResponseSchema,
-  liveSubscriptionSchema,
-} from "../../contract/wire";
+export { createResponseSchema, errorBodySchema, listResponseSchema } from "../../contract/wire";
 
 /** A subscription that exists on the service. `hook` stays a string so a hook added later is not fatal. */
 export interface LiveSubscription {

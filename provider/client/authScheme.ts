@@ -11,7 +11,7 @@ export type AuthSchemeSetting = "auto" | "bearer" | "basic";
 export type AuthScheme = Exclude<AuthSchemeSetting, "auto">;
 
 /** The scheme `auto` starts with. */
-export const FIRST_AUTO_SCHEME: AuthScheme = "bearer";
+const FIRST_AUTO_SCHEME: AuthScheme = "bearer";
 
 /**
  * What `auto` learned: the word each API origin last accepted. One per deployment (the provider owns it and

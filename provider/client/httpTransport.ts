@@ -38,9 +38,9 @@ export const DEFAULT_TIMEOUTS: Timeouts = {
 };
 
 /** Idle pooled connections are closed after this many ms. */
-export const KEEP_ALIVE_TIMEOUT_MS = 10_000;
+const KEEP_ALIVE_TIMEOUT_MS = 10_000;
 /** Longest piece of a non-JSON error body quoted in an error. */
-export const MAX_QUOTED_BODY_CHARS = 500;
+const MAX_QUOTED_BODY_CHARS = 500;
 
 /** What the transport needs to build its connection pool. */
 export interface TransportOptions {

@@ -57,7 +57,7 @@ export const RETRYABLE_ERROR_CODES: readonly string[] = [
  * Failures after which a POST surely never reached the service (nothing was sent, or nobody listened):
  * retried. Every other connection-level failure of a POST leaves its outcome unknown.
  */
-export const UNSENT_ERROR_CODES: readonly string[] = [
+const UNSENT_ERROR_CODES: readonly string[] = [
   "ECONNREFUSED",
   "ENETUNREACH",
   "EHOSTUNREACH",

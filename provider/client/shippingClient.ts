@@ -6,9 +6,6 @@ import { createResponseSchema, type LiveSubscription, listResponseSchema } from 
 import { type AuthScheme, AuthSchemeMemory, type AuthSchemeSetting, authorizationHeader } from "./authScheme";
 import { HttpTransport, type TransportOptions, type TransportResponse } from "./httpTransport";
 
-/** The User-Agent the spec requires on every request, and the Content-Type it lists for POST and DELETE. */
-export { JSON_CONTENT_TYPE, USER_AGENT } from "../../contract/wire";
-
 /** Options of a {@link ShippingClient}. */
 export interface ShippingClientOptions extends TransportOptions {
   /** Base URL of the API, for example `https://api.example.com`; HTTPS unless loopback. */

@@ -29,7 +29,7 @@ function place(source: string, shop: string, key?: string) {
 }
 
 /** The error for a key `shop`'s entry cannot hold, with the known key it most likely misspells. */
-export function unknownEntryKey(source: string, shop: string, key: string): ShippingConfigError {
+function unknownEntryKey(source: string, shop: string, key: string): ShippingConfigError {
   const { path, fromConfig, setCommand } = place(source, shop, key);
   const suggestion = suggestName(key, SHOP_ENTRY_KEYS);
   const meant = suggestion === undefined ? "." : `; did you mean \`${source}.${shop}.${suggestion}\`?`;

@@ -18,7 +18,7 @@ export function editDistance(a: string, b: string): number {
 }
 
 /** Most edits between a misspelled name and a known one for the known one to be suggested. */
-export const MAX_SUGGESTION_EDITS = 2;
+const MAX_SUGGESTION_EDITS = 2;
 
 /**
  * The known name `given` most likely misspells, or undefined when none is near: the one that differs only in

@@ -2,7 +2,7 @@ import { describeRequest, type RedactedRequest } from "./requestInfo";
 import { ShippingError } from "./shippingError";
 
 /** The way out of a request that got no answer. */
-export const CONNECTION_HINT =
+const CONNECTION_HINT =
   "hint: is the service up at that URL (shipping:baseUrl, or the shop's baseUrl in shipping:shops)? Run the command again once it answers";
 
 /**

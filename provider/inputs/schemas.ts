@@ -57,13 +57,3 @@ export const shopNameSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, {
   error: (issue) =>
     `"${String(issue.input)}" is not a shop name; use 1-63 lowercase letters, digits, "-" or "_" (a key of shipping:shops)`,
 });
-
-/** The inputs of a WebhookSubscription once they are known. */
-export const subscriptionInputsSchema = z.object({
-  hook: hookSchema,
-  url: callbackUrlSchema,
-  shop: shopNameSchema.optional(),
-});
-
-/** Validated inputs of a WebhookSubscription. */
-export type SubscriptionInputs = z.infer<typeof subscriptionInputsSchema>;

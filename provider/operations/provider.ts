@@ -27,8 +27,6 @@ import type { SubscriptionOutputs } from "./records";
 import { settleOwnership } from "./settle";
 import { confirmWrite } from "./update";
 
-export type { SubscriptionOutputs } from "./records";
-
 /** The provider of one deployment: `configure`, `check`, `diff`, `create`, `read` and `delete`. */
 export class ShippingProvider {
   #config: ConfigSource | undefined;

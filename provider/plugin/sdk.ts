@@ -30,7 +30,7 @@ export const Empty = (fromSdk("google-protobuf/google/protobuf/empty_pb") as typ
 /** A `google.protobuf.Struct`. */
 export type StructMessage = structTypes.Struct;
 /** The generated messages' types. */
-export type { grpcTypes as Grpc, providerTypes as ProviderMessages };
+export type { providerTypes as ProviderMessages };
 /** `google.rpc.Status`, the details of an error. */
 export const statusProto = fromSdk("@pulumi/pulumi/proto/status_pb") as {
   Status: new () => {

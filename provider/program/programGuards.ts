@@ -76,12 +76,12 @@ export function failUncalledProgram(): void {
 }
 
 /** The warning for an entry module that declared nothing and exports a function by name that nobody called. */
-export function uncalledFunctionMessage(entry: string, name: string): string {
+function uncalledFunctionMessage(entry: string, name: string): string {
   return `${entry} declared no WebhookSubscription and exports a function \`${name}\` that Pulumi does not call: if it is the program, call it at the end of the file (\`${name}();\`) or write the program as top-level statements; otherwise \`up\` declares nothing (and deletes what the stack has).`;
 }
 
 /** The message for an entry module whose default export the language host did not call. */
-export function uncalledProgramMessage(entry: string): string {
+function uncalledProgramMessage(entry: string): string {
   return `${entry} exports its program as \`export default\`, which Pulumi does not call in a CommonJS project, so nothing was declared (and \`up\` would delete what the stack has). Write the program as top-level statements with \`export const\` outputs, or as \`export = async () => { ... }\`; \`export default\` runs only with "type": "module" in package.json.`;
 }
 

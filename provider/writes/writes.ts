@@ -26,13 +26,13 @@ import { IdBatcher } from "./idBatcher";
  * Attempts at reading back what was just written: a GET, safe to repeat, so also after a 500 (which the
  * client does not retry); then a fresh listing of the shop. A write is lost only if every read fails.
  */
-export const READ_BACK_ATTEMPTS = 3;
+const READ_BACK_ATTEMPTS = 3;
 /** Wait before the second read-back attempt, in ms; the third waits twice as long. */
-export const READ_BACK_RETRY_DELAY_MS = 250;
+const READ_BACK_RETRY_DELAY_MS = 250;
 /** Attempts at the DELETE that undoes an unchecked write (a DELETE of an id is safe to repeat). */
-export const UNDO_ATTEMPTS = 3;
+const UNDO_ATTEMPTS = 3;
 /** Wait before the second undo attempt, in ms; the third waits twice as long. */
-export const UNDO_RETRY_DELAY_MS = 500;
+const UNDO_RETRY_DELAY_MS = 500;
 
 function isNotFound(error: unknown): boolean {
   return error instanceof ShippingRequestError && error.status === 404;
