@@ -6,7 +6,7 @@
  * request was sent, or a 502/504 from a gateway, may all be followed by the service applying the write late
  * (behind a gateway or a slow backend), after a retry was answered and recorded; under the service's new-id
  * overwrite the late write then replaces the recorded id, or puts back an older URL. The caller relists
- * instead (createBatch.ts). A POST is retried only when it surely never reached the service (connection
+ * instead (createPost.ts). A POST is retried only when it surely never reached the service (connection
  * refused, no route, connect timeout) or the service answered 429/503 without processing it. DELETE of an
  * id that the lost attempt already removed answers 404, which the provider treats as done.
  */

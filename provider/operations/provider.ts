@@ -5,6 +5,7 @@
  * asks the ownership rule (rules/ownership.ts, through settle.ts) and writes (writes/writes.ts,
  * writes/createBatch.ts).
  */
+import { Clients } from "../config/clients";
 import type { ConfigSource, ShopTarget } from "../config/settings";
 import { ShopTargets } from "../config/shopTargets";
 import { Claims } from "../facts/claims";
@@ -14,7 +15,6 @@ import { ShopViews } from "../facts/shopViews";
 import { StackRecords } from "../facts/stackRecords";
 import type { CheckFailure, DiffDecision } from "../inputs/lifecycle";
 import type { Operation, Recorded, Verdict } from "../rules/ownership";
-import { Clients } from "../writes/clients";
 import { CreateBatches } from "../writes/createBatch";
 import { Writes } from "../writes/writes";
 import { checkResource } from "./check";

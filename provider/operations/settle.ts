@@ -94,7 +94,7 @@ function claimedLive(claims: Claims, facts: RecordedFacts): number[] {
 /**
  * Holds the live subscription of an `ours` verdict for this resource, so that no other resource of the
  * deployment takes it in place of its own gone id; one taken in place of the recorded id (a write applied
- * late, ownership.ts) is said by refresh and delete.
+ * late, ownershipFacts.ts) is said by refresh and delete.
  */
 function held(claims: Claims, operation: Operation, recorded: Recorded, verdict: Verdict): Verdict {
   if (verdict.kind !== "ours" || verdict.live === undefined) return verdict;

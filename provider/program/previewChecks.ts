@@ -13,6 +13,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { LiveSubscription } from "../client/apiSchemas";
+import { Clients } from "../config/clients";
 import { configuredTargets, resolveShop, type ShopTarget } from "../config/settings";
 import { ShippingConfigError } from "../errors/configError";
 import { ShippingError } from "../errors/shippingError";
@@ -25,7 +26,6 @@ import { shopUnusable } from "../refusals/previewMessages";
 import { adopts } from "../refusals/takeoverMessages";
 import { decideRecorded, shopIdentityOf } from "../rules/ownership";
 import { isHookAtUrl } from "../rules/recorded";
-import { Clients } from "../writes/clients";
 
 /** What one deployment's previews have looked at (the program runs once per deployment). */
 class PreviewFacts {
@@ -192,7 +192,7 @@ function tellDrift(
   const hook = outputs.hook ?? checked.hook;
   const url = outputs.url ?? checked.url;
   // Not where the service names no shop: shown there, the warning hung an inline program's preview
-  // (test/e2e/targeted.test.ts); the decision reports that drift (ownership.ts), the preview does not yet.
+  // (test/e2e/targeted.test.ts); the decision reports that drift (diffRule.ts), the preview does not yet.
   if (typeof id !== "number" || api !== target.api || shopId === undefined) return;
   const recorded = { id, hook, url, shop: undefined, api, shopId, accountId: undefined };
   const verdict = decideRecorded({

@@ -1,6 +1,6 @@
 /**
  * What state records of a subscription, and the shop the service reports on its subscriptions: the facts the
- * ownership rule (ownership.ts) and its messages (refusals.ts) are about.
+ * ownership rule (ownership.ts) and its messages (refusals/) are about.
  */
 import { createHash } from "node:crypto";
 import type { LiveSubscription } from "../client/apiSchemas";

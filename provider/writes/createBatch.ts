@@ -5,6 +5,7 @@
  */
 import type { LiveSubscription } from "../client/apiSchemas";
 import type { NewSubscription } from "../client/shippingClient";
+import type { Clients } from "../config/clients";
 import type { ShopTarget } from "../config/settings";
 import type { Claims } from "../facts/claims";
 import type { Declarations } from "../facts/declarations";
@@ -17,7 +18,6 @@ import { declaredTwice } from "../rules/oneHookPerShop";
 import { type ShopIdentity, shopIdentityOf } from "../rules/ownership";
 import { isHookAtUrl } from "../rules/recorded";
 import { BATCH_WINDOW_MS, Batcher, type ItemResult } from "./batcher";
-import type { Clients } from "./clients";
 import { type CreateRequest, pinnedListing, planBatch } from "./createPlans";
 import { postAll, type Unconfirmed, type Written } from "./createPost";
 import type { Writes } from "./writes";

@@ -4,6 +4,7 @@
  */
 import type { LiveSubscription } from "../client/apiSchemas";
 import type { NewSubscription } from "../client/shippingClient";
+import type { Clients } from "../config/clients";
 import type { ShopTarget } from "../config/settings";
 import { ShippingRequestError } from "../errors/requestError";
 import { ShippingError } from "../errors/shippingError";
@@ -13,7 +14,6 @@ import { outcomeIsUnknown, unseenWrite } from "../refusals/lateWrites";
 import { shopIdentityOf } from "../rules/ownership";
 import { isHookAtUrl } from "../rules/recorded";
 import type { ItemResult } from "./batcher";
-import type { Clients } from "./clients";
 import type { Writes } from "./writes";
 
 /** Statuses by which the service refuses what was sent (not who sent it): each item is tried on its own. */
@@ -44,7 +44,7 @@ export interface PostContext {
 
 /**
  * One POST, never retried blind. Failed with no answer (timeout, reset, 5xx) it may be applied anyway, even
- * late: a fresh listing tells, and one applied later is the resource's by hook and URL (ownership.ts). A
+ * late: a fresh listing tells, and one applied later is the resource's by hook and URL (ownershipFacts.ts). A
  * refusal or a 500 of several hooks sends each alone, to fail only its own; an unknown outcome (no answer,
  * 502/504) never.
  */

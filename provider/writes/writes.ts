@@ -6,6 +6,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LiveSubscription } from "../client/apiSchemas";
+import type { Clients } from "../config/clients";
 import type { ShopTarget } from "../config/settings";
 import { ShippingRequestError } from "../errors/requestError";
 import type { Claims } from "../facts/claims";
@@ -19,7 +20,6 @@ import {
   type ShopIdentity,
   shopIdentityOf,
 } from "../rules/ownership";
-import type { Clients } from "./clients";
 import { IdBatcher } from "./idBatcher";
 
 /**

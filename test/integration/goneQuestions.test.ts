@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Clients } from "../../provider/config/clients";
 import { resolveShop } from "../../provider/config/settings";
 import { Claims } from "../../provider/facts/claims";
 import { ShopViews } from "../../provider/facts/shopViews";
-import { Clients } from "../../provider/writes/clients";
 import { Writes } from "../../provider/writes/writes";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { outOfBand } from "../support/outOfBand";

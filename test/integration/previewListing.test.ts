@@ -5,10 +5,10 @@
  * would, with one GET fewer, and that a listing of another shop, or in another shape, is not taken.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Clients } from "../../provider/config/clients";
 import { configuredTargets, resolveShop } from "../../provider/config/settings";
 import { handedListing, listingToHand, PREVIEW_LISTING_INPUT } from "../../provider/inputs/previewListing";
 import { isListedUrl, urlDigest } from "../../provider/rules/recorded";
-import { Clients } from "../../provider/writes/clients";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { freshProvider } from "../support/provider";
 import { ACME_KEY, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";

@@ -1,7 +1,7 @@
 import { AuthSchemeMemory } from "../client/authScheme";
 import { ShippingClient } from "../client/shippingClient";
-import type { ShopTarget } from "../config/settings";
 import { shopName } from "../refusals/wording";
+import type { ShopTarget } from "./settings";
 
 /** The HTTP clients of one deployment: one keep-alive pool per set of credentials and transport settings. */
 export class Clients {
