@@ -2,7 +2,7 @@
  * The ownership rule, in one place: from what a resource recorded, what is configured and what the service
  * reported, whether a subscription is this resource's to act on (ours), gone, someone else's now (taken),
  * held by another resource of this deployment (claimed), or must be refused. Pure: the provider gathers the
- * facts a verdict asks for (`need`) and asks again; test/unit/ownership.read.test.ts and ownership.writes.test.ts state the rule as tables.
+ * facts a verdict asks for (`need`) and asks again; test/ownership/ownership.read.test.ts and ownership.writes.test.ts state the rule as tables.
  */
 import type { LiveSubscription } from "./client/apiSchemas";
 import type { ShippingConfigError } from "./errors/configError";

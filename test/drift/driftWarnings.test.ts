@@ -2,8 +2,8 @@
  * A subscription changed in the back office is no longer the resource's: refresh drops it and the provider
  * says why (subscription id and hook) without quoting a URL, since any part of one may be secret, also a token
  * in the host name. Refresh drops a deleted one too, and `up` subscribes both again, leaving the rest alone.
- * Run in the engine's order of calls (support/engineOrder.ts); that the CLI shows the provider's warning is
- * shown by test/e2e/drift.test.ts and test/e2e/lifecycle.test.ts.
+ * Run in the engine's order of calls (test/support/engineOrder.ts); that the CLI shows the provider's warning is
+ * shown by test/drift/drift.engine.test.ts and test/lifecycle/lifecycle.e2e.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";

@@ -1,7 +1,7 @@
 /**
  * Issue 26 item 4: how examples/fleet plans a shop's move between groups from a stack's state and the fleet
  * file, and what it prints. The engine side (adoption, exclusion, `pulumi state delete`) is in
- * test/e2e/fleetMove.test.ts.
+ * test/fleet/fleetMove.e2e.test.ts.
  */
 import type { Deployment } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@
  * A stack's everyday commands. A URL the service would not call as written (uppercase, plain HTTP) fails
  * preview at `check`, on the `url` property, before any API call. Three hooks deployed, a preview and a
  * refresh change nothing and write nothing: each lists the shop once (is the key still the recorded shop's?),
- * and destroy empties the shop. Run in the engine's order of calls (support/engineOrder.ts).
+ * and destroy empties the shop. Run in the engine's order of calls (test/support/engineOrder.ts).
  */
 import { describe, expect, it } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";

@@ -2,7 +2,7 @@
  * `pulumi up --replace` of a `deleteBeforeReplace` resource through the real CLI: the engine deletes the old
  * subscription before it creates the new one, asks the provider no diff, and runs another create of the shop
  * alongside. The replaced hook is posted again rather than adopted from the id just deleted: both hooks live,
- * state id = live id. Every order of such steps runs fast in test/integration/replacement.test.ts.
+ * state id = live id. Every order of such steps runs fast in test/lifecycle/replacement.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { engine, subscriptionResources } from "../support/engine";

@@ -4,8 +4,8 @@
  * change subscribes the new hook and removes the old. `deleteBeforeReplace` with `up --replace` after
  * another create of the shop posts again rather than adopt the id it deleted, and a `deleteBeforeReplace`
  * delete racing a create of the same hook by another resource (either order, or at once) leaves the hook
- * subscribed with state id = live id. Run in the engine's order of calls (support/engineOrder.ts);
- * test/e2e/lifecycle.test.ts and test/engine/replacement.test.ts show both orders through the real CLI.
+ * subscribed with state id = live id. Run in the engine's order of calls (test/support/engineOrder.ts);
+ * test/lifecycle/lifecycle.e2e.test.ts and test/lifecycle/replacement.engine.test.ts show both orders through the real CLI.
  */
 import { describe, expect, it } from "vitest";
 import type { RunningSimulator } from "../../simulator";

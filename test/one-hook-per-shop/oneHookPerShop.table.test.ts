@@ -2,8 +2,8 @@
  * "A shop has one subscription per hook", row by row: what check answers for a declaration, given the
  * declarations the engine checked before it in the deployment (provider/facts/declarations.ts, one function
  * for the question), and what a create answers for two keys of one shop. The program's own check and a batch's
- * duplicate ask the same {@link HookDeclarers}; their integration and engine tests are in
- * test/integration/oneHookPerShop.test.ts and test/engine.
+ * duplicate ask the same {@link HookDeclarers}; their integration and CLI tests are beside this file:
+ * test/one-hook-per-shop/oneHookPerShop.test.ts and ignoreChanges.official.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { Declarations } from "../../provider/facts/declarations";

@@ -3,7 +3,7 @@
  * `check`, with no API call. Under two keys of one shop (the service reports `shop_id`) it fails before the
  * second write, also when the first declaration was deployed before and is unchanged and the second needs no
  * write; in a shop that listed nothing, where the two keys' writes are not ordered, no `up` succeeds with one
- * of them overwritten (either overwrite behaviour). Run in the engine's order of calls (support/engineOrder.ts).
+ * of them overwritten (either overwrite behaviour). Run in the engine's order of calls (test/support/engineOrder.ts).
  */
 import { describe, expect, it } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";

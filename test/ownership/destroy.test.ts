@@ -3,7 +3,7 @@
  * answer lost) is found by a fresh listing and recorded, so `up` succeeds and destroy removes it; a
  * subscription deleted in the back office is nothing to delete; a service that answers 404 for a whole id list
  * when one id is unknown loses nothing: refresh drops only the deleted one, and destroy removes the rest.
- * Run in the engine's order of calls (support/engineOrder.ts).
+ * Run in the engine's order of calls (test/support/engineOrder.ts).
  */
 import { describe, expect, it } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";

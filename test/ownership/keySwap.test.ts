@@ -5,7 +5,7 @@
  * with a DELETE of the recorded id, which deletes nothing: 403 deleteResourceOwnedByOthers refuses, naming the
  * key and the way out, which works; 404 means gone (a hook deleted in the back office is dropped and
  * subscribed again); any other 403 fails destroy rather than orphan. No write lands in either shop. Run in
- * the engine's order of calls (support/engineOrder.ts); test/engine/refusals.test.ts shows one through the CLI.
+ * the engine's order of calls (test/support/engineOrder.ts); test/ownership/refusals.engine.test.ts shows one through the CLI.
  */
 import { describe, expect, it } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";

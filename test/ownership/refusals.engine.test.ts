@@ -2,8 +2,8 @@
  * Refusals through the real CLI, one of each kind: what the engine adds to the provider's refusal. It fails
  * the command on the resource it is about, with the provider's message; it writes nothing and keeps the state;
  * a failed `up` still records its configuration, which refresh and destroy then use; and the way out works.
- * Each kind's cases (every command, both shop_id modes, faults) run fast in test/integration/: repointing,
- * keySwap, pin and shopEntries.test.ts.
+ * Each kind's cases (every command, both shop_id modes, faults) run fast beside this file (repointing,
+ * keySwap and shopEntries.test.ts) and in test/pin/pin.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import type { RunningSimulator } from "../../simulator";

@@ -3,8 +3,8 @@
  * records of one subscription: the new resource adopted the old one's id. When the rename is rolled out with
  * `up --target <new>`, or its `up` failed on another resource before the engine's deletes, the next
  * `up --refresh` deletes the old record and keeps the subscription the new one adopted: every declared hook
- * live, state id = live id. Run in the engine's order of calls (support/engineOrder.ts); what the engine itself
- * does under `--target` is shown by test/e2e/targeted.test.ts.
+ * live, state id = live id. Run in the engine's order of calls (test/support/engineOrder.ts); what the engine itself
+ * does under `--target` is shown by test/ownership/targeted.e2e.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";

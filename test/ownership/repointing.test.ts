@@ -3,7 +3,7 @@
  * another API (another service, another loopback address on the same port, a re-pointed shop entry next to
  * another configured shop that cannot say which shop it is), preview, up, refresh and destroy refuse before
  * any write, naming both APIs, and the state stays as it was; set back, the stack is as it was. Run in the
- * engine's order of calls (support/engineOrder.ts); test/engine/refusals.test.ts shows one such refusal through
+ * engine's order of calls (test/support/engineOrder.ts); test/ownership/refusals.engine.test.ts shows one such refusal through
  * the real CLI.
  */
 import { describe, expect, it } from "vitest";

@@ -4,7 +4,7 @@
  * its resources is refused by their deletes, naming the entry, and nothing is lost. Moving a resource to
  * another name of the same shop (a second key of it, or `localhost` for `127.0.0.1`) is a replacement whose
  * create adopts the id and whose delete leaves it: the hook stays subscribed. Run in the engine's order of
- * calls (support/engineOrder.ts); test/engine/refusals.test.ts shows the entry-gone refusal through the CLI.
+ * calls (test/support/engineOrder.ts); test/ownership/refusals.engine.test.ts shows the entry-gone refusal through the CLI.
  */
 import { describe, expect, it } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";

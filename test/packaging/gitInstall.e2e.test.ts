@@ -3,7 +3,7 @@
  * repository, installs its devDependencies, runs its `prepare` (which builds dist/) and packs it. Here the URL
  * is `git+file://` of a fresh copy of this checkout committed to a new repository, so it has no dist/ and no
  * node_modules, as a clone from the host has not. Judged by what the installed package can do: its simulator
- * library loads and its `shipping-api-sim` command runs. (test/e2e/tryIt.test.ts deploys from a tarball.)
+ * library loads and its `shipping-api-sim` command runs. (test/docs/tryIt.e2e.test.ts deploys from a tarball.)
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";

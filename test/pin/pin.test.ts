@@ -5,7 +5,7 @@
  * `check`, naming the pin, with no write in either shop and the state unchanged; the ways out the message
  * names work. A service that sends no `shop_id` fails a pinned shop at preview with no write; a correctly
  * pinned `shipping:shops` entry (id given as a number) deploys, previews with one GET and destroys. Run in the
- * engine's order of calls (support/engineOrder.ts); test/engine/refusals.test.ts shows the pin refusal
+ * engine's order of calls (test/support/engineOrder.ts); test/ownership/refusals.engine.test.ts shows the pin refusal
  * through the real CLI. What a write into another, empty shop does: pinUndo.test.ts.
  */
 import { describe, expect, it } from "vitest";

@@ -5,7 +5,7 @@
  * DELETE answers 500 (once; when the undo keeps failing, the message names the subscription left behind),
  * and when every answer of the POST is lost (keep-id and new-id). Once a read-back told the other shop, later
  * creates of the deployment send no POST, also those of another entry with the same key pinned elsewhere.
- * Run in the engine's order of calls (support/engineOrder.ts).
+ * Run in the engine's order of calls (test/support/engineOrder.ts).
  */
 import { describe, expect, it } from "vitest";
 import type { RunningSimulator } from "../../simulator";

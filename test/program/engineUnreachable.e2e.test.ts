@@ -1,5 +1,5 @@
 /**
- * Why inline programs need connections of their own (test/integration/inlineProgramConnections.test.ts shows
+ * Why inline programs need connections of their own (test/program/inlineProgramConnections.test.ts shows
  * how a reused port made the engine unreachable): with the real CLI, an inline program whose engine cannot be
  * reached at its first call is skipped by the SDK, the run is reported successful, and `up` deletes every
  * resource of the stack. The engine address the program is given is replaced by a refused loopback port; the

@@ -2,7 +2,7 @@
  * Issue 16: state on a real S3-compatible server. The Pulumi CLI's `s3://` backend against versitygw on
  * loopback (path-style, plain HTTP): the whole lifecycle and secrets at rest (every object of the bucket
  * listed and read through the S3 API). The GitOps example's program runs on the same backend, from
- * PULUMI_BACKEND_URL as its workflow sets it, in test/reliability/runners.test.ts.
+ * PULUMI_BACKEND_URL as its workflow sets it, in test/state/runners.s3.test.ts.
  */
 import type { ConfigMap, PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

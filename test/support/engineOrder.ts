@@ -4,7 +4,7 @@
  * provider process per `preview`, `up`, `refresh` or `destroy`), and state kept as the engine keeps it (each
  * resource's inputs, id and the outputs the provider returned).
  *
- * The order modelled, which the engine tests (test/engine/, test/e2e/lifecycle.test.ts) check with the CLI:
+ * The order modelled, which the engine tests (`*.engine.test.ts`, test/lifecycle/lifecycle.e2e.test.ts) check with the CLI:
  * - `up`: for each declared resource in program order, `check` (old inputs, new inputs), then `diff` (id, old
  *   outputs, new inputs) when it is recorded; its step starts once the next resource was checked and diffed
  *   (the engine saves a checkpoint before each step begins, so the check of a resource the program already

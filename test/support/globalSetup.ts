@@ -9,7 +9,7 @@ interface Provider {
 /**
  * The official project's globalSetup (vitest.config.mts): packs the repository and installs its packages for
  * CommonJS and ES-module projects once, before the files run side by side, and gives them to the files
- * (`inject("officialPackages")` in support/install.ts). The tarball is removed when the run ends.
+ * (`inject("officialPackages")` in install.ts). The tarball is removed when the run ends.
  */
 export default async function setup(project: Provider): Promise<() => void> {
   const packages = await prepareOfficialPackages(["commonjs", "esm"]);

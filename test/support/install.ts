@@ -45,7 +45,7 @@ export interface OfficialPackages {
 
 declare module "vitest" {
   interface ProvidedContext {
-    /** Made once per run by `support/globalSetup.ts`, before the official-path files run (in parallel). */
+    /** Made once per run by `globalSetup.ts`, before the official-path files run (in parallel). */
     officialPackages?: OfficialPackages;
   }
 }

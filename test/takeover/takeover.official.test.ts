@@ -145,7 +145,7 @@ describe("a partner's subscription of a declared hook", () => {
 
 describe("up --continue-on-error", () => {
   // Without takeOver the new resource is refused at its check, which stops the engine before any delete
-  // (test/integration/takeover.test.ts has both, in the engine's order of calls).
+  // (test/takeover/takeover.test.ts has both, in the engine's order of calls).
   it("a resource renamed without an alias, URL changed, takeOver, whose POST fails: the old one's delete keeps the hook subscribed", async () => {
     await sim.reset();
     const shop = await project("continue-on-error", program());

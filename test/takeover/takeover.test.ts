@@ -3,7 +3,7 @@
  * (`takeOver: true`): refused, nothing is written. With the opt-in it takes it over and says what it took:
  * its id and URL in the output `previous`, its id in `takenOver`, alone or with the creates of other hooks.
  * The latest `up` that declares a hook owns it: another stack's `destroy --refresh` (keep-id, where the
- * take-over keeps the id) leaves it. Run in the engine's order of calls (support/engineOrder.ts).
+ * take-over keeps the id) leaves it. Run in the engine's order of calls (test/support/engineOrder.ts).
  */
 import { describe, expect, it } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";

@@ -1,5 +1,5 @@
 // Deploys WebhookSubscriptions with the Automation API of the consumer project's own node_modules. Run by
-// test/package and test/toolchains with cwd = a fresh project outside the repository, by deploy.mjs (ESM) or
+// test/packaging/consumer.packages.test.ts and upgrade.newest.test.ts with cwd = a fresh project outside the repository, by deploy.mjs (ESM) or
 // deploy.cjs (CommonJS), each of which loads pulumi-shipping-webhooks its own way.
 //
 // CONSUMER_OPERATIONS (default "up,export,refresh,destroy") lists what to run, in order; the last line printed
