@@ -1,8 +1,8 @@
-import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * test/e2e/engineUnreachable.test.ts gives an inline program an engine address where nothing listens, on
+ * test/program/engineUnreachable.e2e.test.ts gives an inline program an engine address where nothing listens, on
  * purpose; the SDK's own calls to it then reject unhandled. Those, and only those (the socket's name carries
  * this marker, test/support/unreachableEngine.ts), are not errors of the run. (A TypeScript import of that
  * module from this ESM config loads it as CommonJS, with a warning.)
@@ -17,40 +17,35 @@ const UNREACHABLE_ENGINE_MARKER = "no-engine-listens-here";
 const WORKERS = 2;
 
 /**
- * npm test's engine tests: the fixed-seed explorer, one engine test per operation and refusal kind
- * (test/engine), and what only the engine shows on the user's paths of review and drift. The other engine
- * tests run in named CI stages (the projects below, .ci/run).
+ * Tests live by behaviour, `test/<behaviour>/` (CONTRIBUTING.md, "Tests"); where a file runs is said by the
+ * last word of its name before `.test.ts`:
+ *
+ * - `<name>.test.ts` (also `<name>.property.test.ts`, `<name>.table.test.ts`): the fast project, in `npm test`;
+ * - `<name>.official.test.ts`: official, in `npm test` (project folders through the CLI's language host);
+ * - `<name>.engine.test.ts`: engine, in `npm test` (inline programs through the real CLI);
+ * - `<name>.e2e.test.ts`, `.s3.test.ts`, `.faults.test.ts`, `.packages.test.ts`, `.plugin.test.ts`: the CI
+ *   stage of that name (`npm run test:<stage>`, .ci/run);
+ * - `<name>.newest.test.ts`: only the newest-pair stage (vitest.toolchains.config.mts).
  */
-const ENGINE_IN_NPM_TEST = [
-  "test/explorer/**/*.test.ts",
-  "test/engine/**/*.test.ts",
-  "test/e2e/preview-review.test.ts",
-  "test/e2e/drift.test.ts",
-  "test/e2e/secrets.test.ts",
-];
+const KINDS = ["official", "engine", "e2e", "s3", "faults", "packages", "plugin", "newest"] as const;
+type Kind = (typeof KINDS)[number];
 
-/** The S3 state stage: versitygw, the s3:// backend and two CI runners on one bucket. */
-const S3_STAGE = [
-  "test/e2e/s3State.test.ts",
-  "test/e2e/installVersitygw.test.ts",
-  "test/reliability/runners.test.ts",
-];
-/** The fault stage: the fault matrix and SIGKILLs mid-`up` under skip checkpoints. */
-const FAULTS_STAGE = ["test/reliability/faultMatrix.test.ts", "test/reliability/skipCheckpoints.test.ts"];
-/** The package stage: the packed tarball installed with --omit=dev, and under pnpm and yarn. */
-const PACKAGES_STAGE = ["test/package/consumer.test.ts", "test/package/packageManagers.test.ts"];
+/** The files of one kind, in every behaviour's folder. */
+const ofKind = (kind: Kind): string => `test/**/*.${kind}.test.ts`;
+
+/** The official path's packages, packed and installed once per run (official and plugin projects). */
+const OFFICIAL_SETUP = "test/support/globalSetup.ts";
 
 /** Limits of a project whose files start the Pulumi CLI or npm: generous, finite. */
 function engineProject(
-  name: string,
-  include: string[],
-  options: { exclude?: string[]; groupOrder?: number; globalSetup?: string } = {},
+  kind: Kind,
+  options: { groupOrder?: number; globalSetup?: string } = {},
 ): TestProjectInlineConfiguration {
   return {
     test: {
-      name,
-      include,
-      exclude: options.exclude ?? [],
+      name: kind,
+      include: [ofKind(kind)],
+      exclude: [],
       testTimeout: 600_000,
       hookTimeout: 60_000,
       maxWorkers: WORKERS,
@@ -70,7 +65,7 @@ class LongestFirst extends BaseSequencer {
     const sorted = await super.sort(files);
     const rank = (spec: TestSpecification) =>
       spec.project.config.sequence.groupOrder * 10 +
-      (spec.moduleId.includes("/test/explorer/") ? 0 : spec.project.name === "fast" ? 2 : 1);
+      (spec.moduleId.endsWith("/explorer.engine.test.ts") ? 0 : spec.project.name === "fast" ? 2 : 1);
     return sorted
       .map((spec, index) => ({ spec, index }))
       .sort((a, b) => rank(a.spec) - rank(b.spec) || a.index - b.index)
@@ -93,55 +88,35 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     projects: [
       {
-        // Pure functions, the client and the provider against the simulator over loopback, the simulator,
-        // property tests, the repository's tooling: seconds each, no Pulumi CLI.
+        // Pure functions and tables, the client and the provider against the simulator over loopback, the
+        // simulator, property tests, the repository's tooling: seconds each, no Pulumi CLI. Every `*.test.ts`
+        // whose name says no other kind.
         test: {
           name: "fast",
-          include: [
-            "test/unit/**/*.test.ts",
-            "test/tooling/**/*.test.ts",
-            "test/integration/**/*.test.ts",
-            "test/simulator/**/*.test.ts",
-            "test/property/**/*.test.ts",
-            "test/package/render.test.ts",
-            "test/reliability/errorSecrets.test.ts",
-          ],
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...KINDS.map(ofKind)],
           testTimeout: 30_000,
           hookTimeout: 30_000,
           maxWorkers: WORKERS,
         },
       },
       // The user's path: project folders through the CLI's Node.js language host, the package installed once
-      // per run from its tarball (support/globalSetup.ts).
-      engineProject("official", ["test/official/**/*.test.ts"], {
-        globalSetup: "test/official/support/globalSetup.ts",
-      }),
-      engineProject("engine", ENGINE_IN_NPM_TEST),
+      // per run from its tarball (test/support/globalSetup.ts).
+      engineProject("official", { globalSetup: OFFICIAL_SETUP }),
+      // The fixed-seed explorer, one engine test per operation and refusal kind, and what only the engine shows
+      // on the user's paths of review, drift and secrets.
+      engineProject("engine"),
       // CI stages (.ci/run): npm run test:e2e, test:s3, test:faults, test:packages, test:plugin.
-      engineProject(
-        "e2e",
-        ["test/e2e/**/*.test.ts", "test/reliability/**/*.test.ts", "test/package/**/*.test.ts"],
-        {
-          exclude: [
-            ...ENGINE_IN_NPM_TEST,
-            ...S3_STAGE,
-            ...FAULTS_STAGE,
-            ...PACKAGES_STAGE,
-            "test/package/render.test.ts",
-            "test/reliability/errorSecrets.test.ts",
-          ],
-          groupOrder: 1,
-        },
-      ),
-      engineProject("s3", S3_STAGE, { groupOrder: 2 }),
-      engineProject("faults", FAULTS_STAGE, { groupOrder: 3 }),
-      engineProject("packages", PACKAGES_STAGE, { groupOrder: 4 }),
+      // e2e: the other engine tests. s3: versitygw, the s3:// backend and two CI runners on one bucket. faults:
+      // the fault matrix and SIGKILLs mid-`up` under skip checkpoints. packages: the packed tarball installed
+      // with --omit=dev, and under pnpm and yarn.
+      engineProject("e2e", { groupOrder: 1 }),
+      engineProject("s3", { groupOrder: 2 }),
+      engineProject("faults", { groupOrder: 3 }),
+      engineProject("packages", { groupOrder: 4 }),
       // The provider plugin through the official CLI (npm run test:plugin): the package installed once per run
       // from its tarball, as for the official project.
-      engineProject("plugin", ["test/plugin/**/*.test.ts"], {
-        groupOrder: 5,
-        globalSetup: "test/official/support/globalSetup.ts",
-      }),
+      engineProject("plugin", { groupOrder: 5, globalSetup: OFFICIAL_SETUP }),
     ],
   },
 });

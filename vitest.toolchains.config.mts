@@ -10,14 +10,15 @@ export default defineConfig({
   test: {
     name: "newest-pair",
     include: [
-      "test/official/readme.test.ts",
-      "test/official/examples.test.ts",
-      "test/e2e/lifecycle.test.ts",
-      "test/package/consumer.test.ts",
-      "test/toolchains/**/*.test.ts",
+      "test/docs/readme.official.test.ts",
+      "test/docs/examples.official.test.ts",
+      "test/lifecycle/lifecycle.e2e.test.ts",
+      "test/packaging/consumer.packages.test.ts",
+      // The files of no other project (vitest.config.mts names the suffixes): the upgrade path.
+      "test/**/*.newest.test.ts",
     ],
-    // The official-path files' packages, packed and installed once (test/official/support/globalSetup.ts).
-    globalSetup: ["test/official/support/globalSetup.ts"],
+    // The official-path files' packages, packed and installed once (test/support/globalSetup.ts).
+    globalSetup: ["test/support/globalSetup.ts"],
     testTimeout: 600_000,
     hookTimeout: 60_000,
     fileParallelism: false,

@@ -2,8 +2,8 @@
 # The "newest pair" CI stage (npm run test:newest): the tests that matter to a team adopting us today, run with
 # Node.js 24, the newest @pulumi/pulumi the registry serves and the newest Pulumi CLI the Go module proxy
 # serves, instead of the project's own pins (Node 20, @pulumi/pulumi 3.248.0, CLI 3.248.0):
-#   - the e2e lifecycle (test/e2e/lifecycle.test.ts), the package test (test/package/consumer.test.ts),
-#   - the upgrade path between the two pairs (test/toolchains/upgrade.test.ts).
+#   - the e2e lifecycle (test/lifecycle/lifecycle.e2e.test.ts), the package test (test/packaging/consumer.packages.test.ts),
+#   - the upgrade path between the two pairs (test/packaging/upgrade.newest.test.ts).
 # The CLI is put on PATH, so this stage also proves that an installed CLI is found there and used.
 # It runs in a copy of the repository under .tmp/newest-pair/repo whose node_modules holds the newest SDK.
 set -euo pipefail

@@ -2,7 +2,7 @@
  * The reference of the provider plugin, generated from its schema (provider/plugin/schema.json) into
  * docs/plugin-reference.md: the resource's inputs (type, required, forces replacement) and outputs, import by
  * id, and the provider's configuration, registry-style. `npm run docs:plugin` writes it;
- * test/unit/pluginDocs.test.ts fails when the file, the schema and the TypeScript types drift apart.
+ * test/plugin/pluginDocs.test.ts fails when the file, the schema and the TypeScript types drift apart.
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

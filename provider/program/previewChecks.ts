@@ -192,7 +192,7 @@ function tellDrift(
   const hook = outputs.hook ?? checked.hook;
   const url = outputs.url ?? checked.url;
   // Not where the service names no shop: shown there, the warning hung an inline program's preview
-  // (test/e2e/targeted.test.ts); the decision reports that drift (diffRule.ts), the preview does not yet.
+  // (test/ownership/targeted.e2e.test.ts); the decision reports that drift (diffRule.ts), the preview does not yet.
   if (typeof id !== "number" || api !== target.api || shopId === undefined) return;
   const recorded = { id, hook, url, shop: undefined, api, shopId, accountId: undefined };
   const verdict = decideRecorded({

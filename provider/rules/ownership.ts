@@ -5,7 +5,7 @@
  * verdict asks for (`need`) and asks again (operations/settle.ts). This file decides; diffRule.ts holds
  * diff's verdict, locateRule.ts where the recorded subscription of a read or a delete is and whether an
  * unlisted one is gone, ownershipFacts.ts the facts and verdicts they share; a create's rule is createRule.ts.
- * test/unit/ownership.read.test.ts and test/unit/ownership.writes.test.ts state the rule as tables.
+ * test/ownership/ownership.read.test.ts and test/ownership/ownership.writes.test.ts state the rule as tables.
  */
 import type { LiveSubscription } from "../client/apiSchemas";
 import { declaredElsewhere } from "../refusals/takeoverMessages";

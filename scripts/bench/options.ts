@@ -67,7 +67,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   naiveShops: [10, 100, 300],
   floorShops: [10, 100, 300],
   settings: ENGINE_SETTINGS,
-  // test/reliability/skipCheckpoints.test.ts: SIGKILL mid-`up` under skip-checkpoints leaves no duplicate, no
+  // test/state/skipCheckpoints.faults.test.ts: SIGKILL mid-`up` under skip-checkpoints leaves no duplicate, no
   // orphan, and state equal to live after the next `up`.
   safeSetting: "skip",
   otherSettingMaxShops: 300,

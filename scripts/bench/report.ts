@@ -81,7 +81,7 @@ export const GOAL_NOTES = [
   "- Fleet: S shops x 3 hooks against the simulator; `up` of a fresh stack, then `destroy`.",
   "- `skip` = `PULUMI_SKIP_CHECKPOINTS=true` in the CLI's environment (the engine saves state only at the end).",
   "  The safe setting (BENCH_SAFE_SETTING, default skip) is the one the SIGKILL-mid-`up` test",
-  "  (test/reliability/skipCheckpoints.test.ts) showed safe; goal 3 is judged on it.",
+  "  (test/state/skipCheckpoints.faults.test.ts) showed safe; goal 3 is judged on it.",
   "- Growth exponent: least squares of ln(time) on ln(resources) over the sizes listed (S >= BENCH_FIT_MIN_SHOPS",
   "  when two sizes qualify); 1 is linear. Small fleets are dominated by the CLI's fixed start-up.",
   "- Naive provider: scripts/bench/naive/ (fetch, one call per operation, key in the closure). Plain script:",

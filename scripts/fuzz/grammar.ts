@@ -124,7 +124,7 @@ const apiCall: fc.Arbitrary<FuzzRequest> = fc
       q === "?x=%zz" || accept.some(([, v]) => v === "text/html" || v.startsWith("application/json;q=0")),
   }));
 
-/** A malformed request of issue 10 (test/property history), turned into a fuzz request. */
+/** A malformed request of issue 10 (the property tests' history), turned into a fuzz request. */
 function fromMalformed(request: MalformedRequest): FuzzRequest {
   const headers: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(request.headers)) {

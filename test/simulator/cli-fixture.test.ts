@@ -15,7 +15,7 @@ import {
   runClientCommand,
 } from "../../simulator/cli-trigger";
 import { api, startSim, subs } from "./helpers";
-import { useReceiver } from "./support/https-receiver";
+import { useReceiver } from "./https-receiver";
 
 const receiver = useReceiver();
 const dir = mkdtempSync(join(tmpdir(), "sim-fixture-"));

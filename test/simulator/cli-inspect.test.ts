@@ -13,8 +13,8 @@ import {
   runInspectCommand,
 } from "../../simulator/cli-inspect";
 import { api, startSim, subs } from "./helpers";
-import { startReceiver } from "./support/https-receiver";
-import { CLI, ROOT } from "./support/simProcess";
+import { startReceiver } from "./https-receiver";
+import { CLI, ROOT } from "./simProcess";
 
 const AT = "2026-11-27T14:00:00.000Z";
 const ATTEMPT = {

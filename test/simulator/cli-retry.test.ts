@@ -13,7 +13,7 @@ import {
 import { EXIT_ACCEPTED, parseClientCommand, runClientCommand } from "../../simulator/cli-trigger";
 import { MAX_CONCURRENT_EMITS } from "../../simulator/constants";
 import { api, call, startSim, subs, until } from "./helpers";
-import { startReceiver } from "./support/https-receiver";
+import { startReceiver } from "./https-receiver";
 
 describe("shouldRetry", () => {
   const max = CLI_RETRY_SETTINGS.maxRetries;

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseCli, UsageError } from "../../simulator/cli-args";
 import { DEFAULT_SIM_URL, parseClientCommand, URL_ENV } from "../../simulator/cli-trigger";
 import { api, call, eventually, subs } from "./helpers";
-import { startReceiver, type TestReceiver } from "./support/https-receiver";
-import { CLI, killHard, ROOT, type SimProcess, startSimProcess } from "./support/simProcess";
+import { startReceiver, type TestReceiver } from "./https-receiver";
+import { CLI, killHard, ROOT, type SimProcess, startSimProcess } from "./simProcess";
 
 /** Longest a trigger may take here, in milliseconds. */
 const RUN_DEADLINE_MS = 20_000;

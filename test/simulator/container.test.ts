@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { parseCli } from "../../simulator/cli-args";
-import { ROOT } from "./support/simProcess";
+import { ROOT } from "./simProcess";
 
 const DOCKERFILE = readFileSync(join(ROOT, "simulator", "Dockerfile"), "utf8");
 /** The Dockerfile's instructions (continuation lines joined, comments dropped). */

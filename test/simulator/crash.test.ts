@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLI, killHard, type SimProcess, startSimProcess } from "./support/simProcess";
+import { CLI, killHard, type SimProcess, startSimProcess } from "./simProcess";
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 10);
 const SEED = Number(process.env.CRASH_SEED ?? 20_261_123);

@@ -11,8 +11,8 @@ import { createPrivateCa, type PrivateCa } from "../../examples/receiver/private
 import { defaultRoots } from "../../simulator/delivery-http";
 import type { EmittedSummary } from "../../simulator/index";
 import { api, call, subs } from "./helpers";
-import { startReceiver, type TestReceiver } from "./support/https-receiver";
-import { killHard, type SimProcess, startSimProcess } from "./support/simProcess";
+import { startReceiver, type TestReceiver } from "./https-receiver";
+import { killHard, type SimProcess, startSimProcess } from "./simProcess";
 
 let receiver: TestReceiver;
 let other: PrivateCa;

@@ -9,7 +9,7 @@ import { parseCli, UsageError } from "../../simulator/cli-args";
 import { EXIT_INVALID_EVENT, parseClientCommand, runClientCommand } from "../../simulator/cli-trigger";
 import type { RunningSimulator } from "../../simulator/index";
 import { api, call, expectErrorShape, startSim, subs } from "./helpers";
-import { useReceiver } from "./support/https-receiver";
+import { useReceiver } from "./https-receiver";
 
 const receiver = useReceiver();
 

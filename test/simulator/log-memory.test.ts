@@ -12,7 +12,7 @@ import { KeyRing } from "../../simulator/auth";
 import type { RunningSimulator } from "../../simulator/index";
 import { RequestLog } from "../../simulator/request-log";
 import { api, call, eventually, expectErrorShape, startSim, subs } from "./helpers";
-import { startReceiver, type TestReceiver } from "./support/https-receiver";
+import { startReceiver, type TestReceiver } from "./https-receiver";
 
 const MIB = 1024 * 1024;
 

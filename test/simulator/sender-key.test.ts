@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { parseClientCommand } from "../../simulator/cli-trigger";
 import { api, b64, call, RW_KEY, startSim, subs } from "./helpers";
-import { useReceiver } from "./support/https-receiver";
+import { useReceiver } from "./https-receiver";
 
 const receiver = useReceiver();
 

@@ -10,7 +10,7 @@ import { EXIT_NOT_ACCEPTED, parseClientCommand, runClientCommand } from "../../s
 import { WAIT_MARGIN_MS, worstCaseMs } from "../../simulator/cli-wait";
 import { MAX_EVENT_COUNT } from "../../simulator/constants";
 import { api, startSim, subs } from "./helpers";
-import { startReceiver, type TestReceiver } from "./support/https-receiver";
+import { startReceiver, type TestReceiver } from "./https-receiver";
 
 let receiver: TestReceiver;
 beforeAll(async () => {

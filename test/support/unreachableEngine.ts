@@ -1,5 +1,5 @@
 /**
- * test/e2e/engineUnreachable.test.ts gives an inline program an engine address where nothing listens, on
+ * test/program/engineUnreachable.e2e.test.ts gives an inline program an engine address where nothing listens, on
  * purpose; the SDK's own calls to it then reject unhandled. Those, and only those (the socket's name carries
  * this marker), are not errors of the run: vitest.config.mts lets them pass (it holds the same string).
  */

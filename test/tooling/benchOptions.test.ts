@@ -9,7 +9,7 @@ describe("parseOptions", () => {
     expect(DEFAULT_OPTIONS.naiveShops).toEqual([10, 100, 300]);
     expect(DEFAULT_OPTIONS.floorShops).toEqual([10, 100, 300]);
     expect(DEFAULT_OPTIONS.settings).toEqual(["default", "skip"]);
-    // Skip-checkpoints is the safe setting: test/reliability/skipCheckpoints.test.ts kills `up` mid-way.
+    // Skip-checkpoints is the safe setting: test/state/skipCheckpoints.faults.test.ts kills `up` mid-way.
     expect(DEFAULT_OPTIONS.safeSetting).toBe("skip");
   });
 

@@ -45,7 +45,7 @@ function filesUnder(dir: string, out: string[] = [], all = false): string[] {
 }
 
 /** Files whose invented paths are test data, not pointers. */
-const DATA = new Set(["test/tooling/pointers.test.ts", "test/unit/layout.test.ts"]);
+const DATA = new Set(["test/tooling/pointers.test.ts", "test/tooling/layout.test.ts"]);
 const FILES = [
   ...SOURCE_DIRS.flatMap((d) => filesUnder(join(ROOT, d))),
   ...ROOT_DOCS.map((f) => join(ROOT, f)),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRegistryStall, retryOnRegistryStall } from "../package/support/registryStall";
+import { isRegistryStall, retryOnRegistryStall } from "../support/registryStall";
 
 describe("isRegistryStall: which failed consumer installs run again", () => {
   it.each([

@@ -1,0 +1,135 @@
+import fc from "fast-check";
+import { HOOKS } from "../../provider/inputs/hooks";
+import { UNKNOWN_VALUE } from "../../provider/inputs/lifecycle";
+import { anyText } from "../../scripts/fuzz/bad-parts";
+
+/** Characters that URL parsing drops or encodes silently, or that are invisible in a diff. */
+export const SNEAKY_CHARACTERS = [
+  " ",
+  "\t",
+  "\n",
+  "\r",
+  "\u0000",
+  "\u001f",
+  "\u007f",
+  "\u00a0",
+  "\u2028",
+  "\u3000",
+  "\ufeff",
+  "\u00ad",
+  "\u0085",
+  "\u200b",
+  "\\",
+  "#",
+  "%",
+  "%41",
+  "/../",
+  "@",
+];
+
+const scheme = fc.constantFrom(
+  "https",
+  "http",
+  "HTTPS",
+  "Https",
+  "ftp",
+  "wss",
+  "javascript",
+  "file",
+  "h ttps",
+  "",
+);
+const separator = fc.constantFrom("://", "://", "://", ":", ":/", ":///", "//", ":\\\\", "");
+const userinfo = fc.constantFrom("", "", "", "", "user@", "user:pw@", ":@", "@", "a%40b:c@");
+const host = fc.oneof(
+  fc.domain(),
+  fc.constantFrom(
+    "127.0.0.1",
+    "localhost",
+    "[::1]",
+    "xn--bcher-kva.example",
+    "EXAMPLE.com",
+    "a..b",
+    "",
+    "999.1.1.1",
+    "%65xample.com",
+    "0x7f.1",
+    "[0:0::1]",
+    "b\u00fccher.example",
+  ),
+  fc.string({ unit: "grapheme", maxLength: 8 }),
+);
+const port = fc.oneof(
+  fc.constant(""),
+  fc.nat(70_000).map((n) => `:${n}`),
+  fc.constantFrom(":", ":abc", ":-1"),
+);
+const tail = fc.oneof(
+  fc.webPath(),
+  fc.string({ unit: "binary-ascii", maxLength: 12 }).map((s) => `/${s}`),
+  fc.string({ unit: "grapheme", maxLength: 12 }).map((s) => `/${s}`),
+  fc.webQueryParameters().map((q) => `/?${q}`),
+  fc.webFragments().map((f) => `/#${f}`),
+);
+
+/** `s` with `c` inserted at a position derived from `at`. */
+function insert(s: string, at: number, c: string): string {
+  const i = at % (s.length + 1);
+  return s.slice(0, i) + c + s.slice(i);
+}
+
+/** An HTTPS URL with a percent-encoding of any byte, either case, where a path or query may hold one. */
+const percentEncoded = fc
+  .tuple(
+    fc.webUrl({ validSchemes: ["https"], withQueryParameters: true }),
+    // Half of them of an unreserved character (RFC 3986 2.3), the case that is easiest to get wrong.
+    fc.oneof(
+      fc.nat(255),
+      fc.constantFrom(..."-._~az09AZ").map((c) => c.charCodeAt(0)),
+    ),
+    fc.boolean(),
+  )
+  .map(([url, byte, upper]) => {
+    const hex = byte.toString(16).padStart(2, "0");
+    return `${url}/%${upper ? hex.toUpperCase() : hex}x`;
+  });
+
+/** URLs assembled from plausible and implausible parts. */
+const assembled = fc.tuple(scheme, separator, userinfo, host, port, tail).map((parts) => parts.join(""));
+
+/**
+ * Strings that look more or less like callback URLs: generated web URLs, URLs built from odd parts, with
+ * random case, with a whitespace or control character slipped in, and arbitrary (binary) strings.
+ */
+export const urlLike: fc.Arbitrary<string> = fc.oneof(
+  fc.webUrl({ validSchemes: ["https"], withQueryParameters: true, withFragments: true }),
+  fc.webUrl({ validSchemes: ["https", "http", "ftp"], withQueryParameters: true, withFragments: true }),
+  assembled,
+  fc.mixedCase(fc.webUrl({ validSchemes: ["https", "http"] })),
+  fc
+    .tuple(
+      fc.oneof(fc.webUrl({ validSchemes: ["https"] }), assembled),
+      fc.nat(),
+      fc.constantFrom(...SNEAKY_CHARACTERS),
+    )
+    .map(([url, at, c]) => insert(url, at, c)),
+  percentEncoded,
+  anyText(40),
+  fc.string({ maxLength: 40 }).map((s) => `https://${s}`),
+);
+
+/** Values an input property may hold: right, wrong, of any type, or unknown (preview). */
+export const inputValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(...HOOKS, UNKNOWN_VALUE, "", "Order_Status_Change", "acme", "Acme Shop"),
+  urlLike,
+  fc.anything({ maxDepth: 2 }),
+  anyText(100),
+);
+
+/** Inputs of a resource: any subset of hook, url and shop with any values, plus unrelated keys. */
+export const resourceInputs: fc.Arbitrary<Record<string, unknown>> = fc
+  .tuple(
+    fc.record({ hook: inputValue, url: inputValue, shop: inputValue }, { requiredKeys: [] }),
+    fc.dictionary(fc.string({ maxLength: 8 }), fc.anything({ maxDepth: 1 }), { maxKeys: 3 }),
+  )
+  .map(([known, extra]) => ({ ...extra, ...known }));

@@ -1,0 +1,345 @@
+/**
+ * The ownership rule as data (provider/rules/ownership.ts, provider/rules/createRule.ts), before a write: `delete` acts
+ * only on `ours` (and not on an id another resource claims); `diff` refuses or lets the change go on, asking
+ * the service nothing; `replace` is a replacement's create settling the old id; and a create posts, adopts or
+ * refuses. Each row gives what is recorded, configured and reported, and the verdict. The read table is
+ * ownership.read.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { type CreateFacts, planCreate } from "../../provider/rules/createRule";
+import { decideRecorded } from "../../provider/rules/ownership";
+import { urlDigest } from "../../provider/rules/recorded";
+import {
+  ACME,
+  ALT,
+  API,
+  FROM_01,
+  live,
+  MOVED,
+  OTHER_API,
+  PINNED,
+  RECORDED,
+  type Row,
+  shop,
+  URL,
+  verdictOf,
+} from "./ownershipRows";
+
+const rows: Array<[string, Row, string | RegExp]> = [
+  // delete
+  ["delete: ours", { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }) }, "ours at (default)"],
+  [
+    "delete: another resource of the deployment declares the hook for this shop and has not taken it: refuse",
+    { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }), declaredIn: [ACME.shopKey] },
+    /^refuse: not deleting subscription 7 \(order_status_change\) of the default shop: another resource/,
+  ],
+  [
+    "delete of a replacement's old half whose hook changed, the hook now declared by another resource: left to it",
+    { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }), handedOnIn: [ACME.shopKey] },
+    "claimed",
+  ],
+  [
+    "delete of a replacement's old half whose hook changed, the hook declared in another shop only: ours",
+    { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }), handedOnIn: [ALT.shopKey] },
+    "ours at (default)",
+  ],
+  [
+    "delete: the hook is declared for another shop only: ours",
+    { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }), declaredIn: [ALT.shopKey] },
+    "ours at (default)",
+  ],
+  [
+    "delete: the hook is declared for this shop, and the declaring create took the id: claimed",
+    { op: "delete", named: shop(ACME), claimedAt: [API], declaredIn: [ACME.shopKey] },
+    "claimed",
+  ],
+  [
+    "delete: the hook is declared for this shop, and the recorded id is gone: gone",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(9, "1", { hook: "shipment_status_change" })] }),
+      declaredIn: [ACME.shopKey],
+    },
+    "gone",
+  ],
+  [
+    "read: the hook is declared for this shop: ours (only a delete is held back)",
+    { op: "read", named: shop(ACME, { listing: [live(7, "1")] }), declaredIn: [ACME.shopKey] },
+    "ours at (default)",
+  ],
+  [
+    "delete: the recorded id gone, the same hook and URL live as 9 (a late write): deletes 9",
+    { op: "delete", named: shop(ACME, { listing: [live(9, "1")] }) },
+    "ours at (default) as 9",
+  ],
+  [
+    "delete: ... 9 created, adopted or kept by another resource of this deployment: gone, 9 left alone",
+    { op: "delete", named: shop(ACME, { listing: [live(9, "1")] }), claimedLive: [9] },
+    "gone",
+  ],
+  [
+    "delete: the recorded id gone, the hook live as 9 at another URL: gone, 9 left alone",
+    { op: "delete", named: shop(ACME, { listing: [live(9, "1", { url: "https://x.example.com" })] }) },
+    "gone",
+  ],
+  [
+    "diff: the recorded id gone, the same hook and URL live as 9: ours as 9, no drift",
+    { op: "diff", named: shop(ACME, { listing: [live(9, "1")] }) },
+    "ours at (default) as 9",
+  ],
+  [
+    "diff: the recorded id gone, the same hook and URL as 9 held by another resource: drift, not taken",
+    { op: "diff", named: shop(ACME, { listing: [live(9, "1")] }), claimedLive: [9] },
+    "ours at (default), drifted",
+  ],
+  [
+    "diff: the recorded id gone, the hook live as 9 at another URL: drift",
+    { op: "diff", named: shop(ACME, { listing: [live(9, "1", { url: "https://x.example.com" })] }) },
+    "ours at (default), drifted",
+  ],
+  [
+    "replace: the recorded id gone, the same hook and URL live as 9: ours as 9",
+    { op: "replace", named: shop(ACME, { listing: [live(9, "1")] }) },
+    "ours at (default) as 9",
+  ],
+  [
+    "delete: another resource of this deployment creates, adopts or keeps the id",
+    { op: "delete", named: shop(ACME), claimedAt: [API] },
+    "claimed",
+  ],
+  [
+    "delete: claimed at another API is not this id",
+    { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }), claimedAt: [OTHER_API] },
+    "ours at (default)",
+  ],
+  [
+    "delete: state of 0.1, claimed at the API it is found at",
+    { op: "delete", recorded: FROM_01, named: shop(ACME), claimedAt: [API] },
+    "claimed",
+  ],
+  [
+    "delete: taken since (another URL)",
+    { op: "delete", named: shop(ACME, { listing: [live(7, "1", { url: "https://x.example.com" })] }) },
+    "taken at (default)",
+  ],
+  [
+    "delete: absent, 404 to the question",
+    { op: "delete", named: shop(ACME, { listing: [] }), answer: "gone" },
+    "gone",
+  ],
+  [
+    "delete: absent, this key may not ask: refuse (it may be elsewhere)",
+    { op: "delete", named: shop(ACME, { listing: [] }), answer: "cannotAsk" },
+    /^refuse: shipping:apiKey: .* refused the DELETE that asks/,
+  ],
+  [
+    "delete: the key reaches shop 2",
+    { op: "delete", named: shop(ACME, { listing: [live(9, "2")] }) },
+    /^refuse: shipping:apiKey: the key of the default shop now reaches shop_id 2/,
+  ],
+  // diff: refuses before any write, asks the service nothing
+  [
+    "diff: the same API and shop",
+    { op: "diff", named: shop(ACME, { listing: [live(7, "1")] }) },
+    "ours at (default)",
+  ],
+  [
+    "diff: the recorded id is gone from the recorded shop: go on, and say so",
+    { op: "diff", named: shop(ACME, { listing: [live(8, "1", { hook: "shipment_status_change" })] }) },
+    "ours at (default), drifted",
+  ],
+  [
+    "diff: the recorded id points at another URL now: go on, and say so",
+    { op: "diff", named: shop(ACME, { listing: [live(7, "1", { url: "https://x.example.com" })] }) },
+    "ours at (default), drifted",
+  ],
+  ["diff: the shop not listed yet", { op: "diff", named: shop(ACME) }, "needListing (default)@1"],
+  [
+    "diff: another API",
+    { op: "diff", named: shop(MOVED) },
+    /^refuse: shipping:baseUrl: the default shop now reaches http:\/\/127\.0\.0\.1:2, but subscription 7/,
+  ],
+  [
+    "diff: the key reaches shop 2",
+    { op: "diff", named: shop(ACME, { listing: [live(9, "2")] }) },
+    /^refuse: shipping:apiKey: the key of the default shop now reaches shop_id 2/,
+  ],
+  [
+    "diff: the shop lists nothing: it cannot say which it is",
+    { op: "diff", named: shop(ACME, { listing: [] }) },
+    /^refuse: shipping:apiKey: .* now lists no subscription at all/,
+  ],
+  [
+    "diff: no shop recorded (service sends none): nothing to compare",
+    { op: "diff", recorded: { ...RECORDED, shopId: undefined }, named: shop(ACME) },
+    "ours at (default)",
+  ],
+  [
+    "diff: no shop recorded, listed as recorded: go on",
+    {
+      op: "diff",
+      recorded: { ...RECORDED, shopId: undefined },
+      named: shop(ACME, { listing: [live(7, undefined)] }),
+    },
+    "ours at (default)",
+  ],
+  [
+    "diff: no shop recorded, the id not listed: go on, and say so (gone, or the key reaches another shop)",
+    {
+      op: "diff",
+      recorded: { ...RECORDED, shopId: undefined },
+      named: shop(ACME, { listing: [live(8, undefined)] }),
+    },
+    "ours at (default), drifted",
+  ],
+  [
+    "diff: state of 0.1: nothing to compare",
+    { op: "diff", recorded: FROM_01, named: shop(MOVED) },
+    "ours at (default)",
+  ],
+  [
+    "diff: never looks elsewhere (a changed shop input replaces)",
+    {
+      op: "diff",
+      named: shop(ACME, { listing: [live(9, "2")] }),
+      others: [shop(ALT, { listing: [live(7, "1")] })],
+    },
+    /^refuse: shipping:apiKey/,
+  ],
+  [
+    "diff: pinned to 1, the key reaches 2",
+    { op: "diff", named: shop(PINNED, { listing: [live(9, "2")] }) },
+    /^refuse: shipping:shopId: pins shop 1/,
+  ],
+  // a replacement's create settles the recorded id in its shop first
+  [
+    "replace: the old id is listed in the shop",
+    { op: "replace", named: shop(ACME, { listing: [live(7, "1")] }) },
+    "ours at (default)",
+  ],
+  [
+    "replace: absent, the listing shows the shop (another hook)",
+    { op: "replace", named: shop(ACME, { listing: [live(8, "1", { hook: "shipment_status_change" })] }) },
+    "gone",
+  ],
+  [
+    "replace: absent from a shop that lists nothing: ask",
+    { op: "replace", named: shop(ACME, { listing: [] }) },
+    "needGoneAnswer (default)@1",
+  ],
+  [
+    "replace: ... another shop's: refuse before writing",
+    { op: "replace", named: shop(ACME, { listing: [] }), answer: "elsewhere" },
+    /^refuse: shipping:apiKey: .* belongs to another shop/,
+  ],
+  [
+    "replace: ... this key may not ask: refuse",
+    { op: "replace", named: shop(ACME, { listing: [] }), answer: "cannotAsk" },
+    /^refuse: shipping:apiKey: .* refused the DELETE/,
+  ],
+];
+
+describe("the ownership rule: a recorded subscription", () => {
+  it.each(rows)("%s", (_, row, expected) => {
+    const verdict = verdictOf(row);
+    if (typeof expected === "string") expect(verdict).toBe(expected);
+    else expect(verdict).toMatch(expected);
+  });
+});
+
+const creates: Array<[string, Partial<CreateFacts>, string]> = [
+  ["no live subscription of the hook: POST", {}, "post"],
+  ["live with the declared URL: adopt, no write", { live: live(3, "1") }, "adopt"],
+  [
+    "live with another URL, made outside the stack (a partner, the back office): refuse, nothing written",
+    { live: live(3, "1", { url: "https://erp.example.com" }) },
+    "refuseTakeover",
+  ],
+  [
+    "live with another URL, made outside the stack, and takeOver: true: POST over it",
+    { live: live(3, "1", { url: "https://erp.example.com" }), takeOver: true },
+    "post",
+  ],
+  [
+    "live with another URL that a resource of the stack records (a replacement, a moved hook): POST over it",
+    { live: live(3, "1", { url: "https://erp.example.com" }), liveRecorded: true },
+    "post",
+  ],
+  [
+    "live with the declared URL, made outside the stack: adopt, with or without takeOver",
+    { live: live(3, "1"), takeOver: true },
+    "adopt",
+  ],
+  [
+    "live with another URL as a preview's digest of it, made outside the stack: refuse",
+    { live: live(3, "1", { url: urlDigest("https://erp.example.com") }) },
+    "refuseTakeover",
+  ],
+  [
+    "live with the declared URL as a preview's digest of it: adopt",
+    { live: live(3, "1", { url: urlDigest(URL) }) },
+    "adopt",
+  ],
+  ["the same hook twice in one batch: refuse", { duplicate: true }, "refuse"],
+  [
+    "another key of the same shop created the hook this deployment: refuse",
+    { createdByOtherKey: true },
+    "refuse",
+  ],
+  [
+    "live and kept by another resource of the program: refuse",
+    { live: live(3, "1"), liveKept: true },
+    "refuse",
+  ],
+];
+
+describe("the ownership rule: a create", () => {
+  it.each(creates)("%s", (_, facts, expected) => {
+    const plan = planCreate({
+      url: URL,
+      duplicate: false,
+      createdByOtherKey: false,
+      liveKept: false,
+      liveRecorded: false,
+      takeOver: false,
+      ...facts,
+    });
+    expect(plan.kind).toBe(expected);
+  });
+});
+
+describe("what the rule says of a subscription that took the recorded one's place", () => {
+  const facts = (operation: "diff" | "read" | "delete") => ({
+    operation,
+    recorded: RECORDED,
+    named: shop(ACME, { listing: [live(9, "1")] }),
+    others: [],
+    claimedAt: [],
+  });
+  it.each(["diff", "read", "delete"] as const)(
+    "%s names both ids and the late write, not the back office",
+    (op) => {
+      const verdict = decideRecorded(facts(op));
+      expect(verdict.kind === "ours" ? verdict.warning : "").toMatch(
+        /^shipping: subscription 7 \(order_status_change\) of the default shop is gone, and the service holds order_status_change at the recorded URL as subscription 9 \(a write the service applied late/,
+      );
+      expect(verdict.kind === "ours" ? verdict.warning : "").not.toMatch(/back office/);
+    },
+  );
+});
+
+describe("what diff says when the hook is live under another id at another URL", () => {
+  it("names both ids and every way it can happen, a late write of this stack included, and no URL", () => {
+    const verdict = decideRecorded({
+      operation: "diff",
+      recorded: RECORDED,
+      named: shop(ACME, { listing: [live(9, "1", { url: "https://old.example.com/o" })] }),
+      others: [],
+      claimedAt: [],
+    });
+    const warning = verdict.kind === "ours" ? verdict.warning : "";
+    expect(warning).toBe(
+      "shipping: subscription 7 (order_status_change) of the default shop is gone, and the service holds order_status_change as subscription 9 at another URL than this resource declared (changed in the back office or by another stack, or an older write of this stack that the service applied late, after its client gave up): `pulumi up --refresh` sets the declared URL again",
+    );
+  });
+});

@@ -1,0 +1,96 @@
+import { existsSync, lstatSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../simulator";
+import {
+  drive,
+  installConsumer,
+  type PackedPackage,
+  packRepository,
+  temporaryRoot,
+} from "../support/consumer";
+import { dist } from "../support/engine";
+import { ACME_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+
+/** Install plus up, refresh and destroy on a loaded machine. */
+const INSTALL_AND_DEPLOY_MS = 540_000;
+const DEPLOY_DEADLINE_MS = 240_000;
+/** Removing two consumers' node_modules takes long on a loaded disk. */
+const CLEANUP_TIMEOUT_MS = 300_000;
+
+let sim: RunningSimulator;
+let root: string;
+let packed: PackedPackage;
+
+beforeAll(async () => {
+  sim = await startSimulator({ shops: TEST_SHOPS });
+  root = temporaryRoot();
+  packed = await packRepository(root);
+}, 300_000);
+
+afterAll(async () => {
+  await sim?.close();
+  if (root !== undefined) rmSync(root, { recursive: true, force: true });
+}, CLEANUP_TIMEOUT_MS);
+
+describe.each([
+  {
+    manager: "pnpm" as const,
+    script: "deploy.mjs" as const,
+    // Strict: only direct dependencies at the top; the package's own dependencies stay in .pnpm.
+    layout: (dir: string) => ({
+      pnpmStore: existsSync(join(dir, "node_modules", ".pnpm")),
+      packageIsLink: lstatSync(join(dir, "node_modules", "pulumi-shipping-webhooks")).isSymbolicLink(),
+      undiciHoisted: existsSync(join(dir, "node_modules", "undici")),
+    }),
+    expected: { pnpmStore: true, packageIsLink: true, undiciHoisted: false },
+  },
+  {
+    manager: "yarn" as const,
+    script: "deploy.cjs" as const,
+    // The node-modules linker: a plain node_modules, no Plug'n'Play loader.
+    layout: (dir: string) => ({
+      pnpLoader: existsSync(join(dir, ".pnp.cjs")),
+      packageIsDir: lstatSync(join(dir, "node_modules", "pulumi-shipping-webhooks")).isDirectory(),
+    }),
+    expected: { pnpLoader: false, packageIsDir: true },
+  },
+])("the packed tarball installed with $manager", ({ manager, script, layout, expected }) => {
+  it(
+    `installs in ${manager}'s layout and deploys from ${script}: up, refresh, destroy`,
+    async () => {
+      const consumer = await installConsumer(root, packed.tarball, {
+        name: manager,
+        packageManager: manager,
+      });
+      expect(layout(consumer.dir)).toEqual(expected);
+      sim.reset();
+      const url = `https://hooks.example.com/consumer/${manager}`;
+      const run = await drive(consumer, {
+        script,
+        pulumiRoot: dist.pulumiCli.pulumiCliRoot(),
+        apiKey: ACME_KEY,
+        baseUrl: sim.baseUrl,
+        hookUrl: url,
+        stack: manager,
+        operations: "up,refresh,destroy",
+        deadlineMs: DEPLOY_DEADLINE_MS,
+      });
+      const { subscriptionId, results } = run.report;
+      expect(results.map((r) => [r.operation, r.changes])).toEqual([
+        ["up", { create: 2 }],
+        ["refresh", { same: 2 }],
+        ["destroy", { delete: 2 }],
+      ]);
+      const calls = sim.requests().map((r) => [r.method, r.path, r.status]);
+      expect(calls).toContainEqual(["GET", `/webhook_subscriptions/${subscriptionId}`, 200]);
+      expect(calls.filter(([method]) => method !== "GET")).toEqual([
+        ["POST", "/webhook_subscriptions", 200],
+        ["DELETE", `/webhook_subscriptions/${subscriptionId}`, 204],
+      ]);
+      expect(sim.subscriptions("acme")).toEqual([]);
+      expect(leaksOf(ACME_KEY, run.stdout + run.stderr)).toEqual([]);
+    },
+    INSTALL_AND_DEPLOY_MS,
+  );
+});

@@ -1,0 +1,149 @@
+/**
+ * The provider plugin `pulumi-resource-shipping` through the official CLI, from a TypeScript program that
+ * declares its resource by type token (as any language does), judged by the live subscriptions and the state:
+ * preview writes nothing; up subscribes; the state holds no dynamic-host field and never the API key (set in
+ * plain text, kept secret by the plugin's CheckConfig); a secret URL and `previous` stay secret; refresh
+ * changes nothing; destroy unsubscribes; two declarations of one hook are refused at preview.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ShippingClient } from "../../provider";
+import { useAcmeSimulator } from "../support/acmeSimulator";
+import type { OfficialProject } from "../support/officialProject";
+import { ACME_KEY, leaksOf } from "../support/shops";
+import {
+  liveHooks,
+  PLUGIN_TYPE,
+  pluginProgram,
+  pluginProject,
+  pluginResource,
+  writesTo,
+} from "./pluginProject";
+
+const LABELS = "shipment_label_created";
+const ORDERS = "order_status_change";
+const LABELS_URL = "https://hooks.example.com/labels";
+const ORDERS_URL = "https://hooks.example.com/orders?token=s3cret";
+
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
+
+/** The texts of the backend's stack files (checkpoints and their backups). */
+function stackFiles(project: OfficialProject): string[] {
+  const dir = join(project.backendDir, ".pulumi", "stacks");
+  const entries = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  expect(entries.length).toBeGreaterThan(0);
+  return entries.map((e) => readFileSync(join(e.parentPath, e.name), "latin1"));
+}
+
+const SECRET_MARK = "4dabf18193072939515e22adb298388d";
+
+describe("a TypeScript program using the plugin", () => {
+  it("previews, ups, refreshes and destroys; the state holds no key, no dynamic-host field; secrets stay secret", async () => {
+    // A subscription of the labels hook at the same URL, made before: adopted with no write, `previous` records it.
+    const client = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey: ACME_KEY });
+    await client.create([{ hook: LABELS, url: LABELS_URL }]);
+    await client.close();
+    acme.sim.clearRequests();
+    const project = await pluginProject(
+      "plugin-lifecycle",
+      acme.sim,
+      pluginProgram(
+        pluginResource("labels", `hook: "${LABELS}", url: "${LABELS_URL}"`) +
+          pluginResource("orders", `hook: "${ORDERS}", url: pulumi.secret("${ORDERS_URL}")`),
+      ),
+    );
+
+    await project.ok(["preview"]);
+    expect(writesTo(acme.sim)).toEqual([]);
+
+    await project.ok(["up", "--yes"]);
+    expect(liveHooks(acme.sim)).toEqual([`${ORDERS}=${ORDERS_URL}`, `${LABELS}=${LABELS_URL}`].sort());
+    expect(writesTo(acme.sim)).toHaveLength(1); // one POST: the orders hook; labels was adopted
+    const state = await project.resources();
+    const subs = state.filter((r) => r.type === PLUGIN_TYPE);
+    expect(subs.map((r) => r.urn.split("::").pop()).sort()).toEqual(["labels", "orders"]);
+    for (const sub of subs) {
+      expect(Object.keys(sub.inputs ?? {}).filter((k) => k.startsWith("__"))).toEqual([]);
+      expect(Object.keys(sub.outputs ?? {}).filter((k) => k.startsWith("__"))).toEqual([]);
+    }
+    const byName = (name: string) => subs.find((r) => r.urn.endsWith(`::${name}`));
+    expect(JSON.stringify(byName("orders")?.outputs?.url)).toContain(SECRET_MARK);
+    expect(JSON.stringify(byName("labels")?.outputs?.previous)).toContain(SECRET_MARK);
+    expect(byName("labels")?.outputs?.url).toBe(LABELS_URL);
+    const exported = (await project.ok(["stack", "export"])).stdout;
+    expect(leaksOf(ACME_KEY, exported)).toEqual([]);
+    expect(exported).not.toContain("s3cret");
+    // The stack's files (the update history keeps the stack's config as set: a plain `config set` is plain there).
+    expect(stackFiles(project).flatMap((text) => leaksOf(ACME_KEY, text))).toEqual([]);
+
+    acme.sim.clearRequests();
+    await project.ok(["refresh", "--yes"]);
+    await project.ok(["preview", "--expect-no-changes"]);
+    expect(writesTo(acme.sim)).toEqual([]);
+    expect((await project.resources()).filter((r) => r.type === PLUGIN_TYPE)).toHaveLength(2);
+
+    await project.ok(["destroy", "--yes"]);
+    expect(liveHooks(acme.sim)).toEqual([]);
+    expect(await project.resources()).toEqual([]);
+  });
+
+  it("refresh drops a subscription re-pointed outside the stack and says which; no write", async () => {
+    const project = await pluginProject(
+      "plugin-drift",
+      acme.sim,
+      pluginProgram(pluginResource("labels", `hook: "${LABELS}", url: "${LABELS_URL}"`)),
+    );
+    await project.ok(["up", "--yes"]);
+    const [sub] = await project.resources().then((all) => all.filter((r) => r.type === PLUGIN_TYPE));
+    // The back office edits the URL and keeps the id: no longer this resource's (the ownership rule).
+    acme.sim.setSwitches({ overwrite: "keep-id" });
+    const client = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey: ACME_KEY });
+    await client.create([{ hook: LABELS, url: "https://back-office.example.net/labels" }]);
+    await client.close();
+    acme.sim.setSwitches({ overwrite: "new-id" });
+    acme.sim.clearRequests();
+
+    const refresh = await project.ok(["refresh", "--yes"]);
+    expect(`${refresh.stdout}${refresh.stderr}`).toContain(
+      `subscription ${sub?.id} (${LABELS}) now points at another URL than this resource declared`,
+    );
+    expect((await project.resources()).filter((r) => r.type === PLUGIN_TYPE)).toEqual([]);
+    expect(liveHooks(acme.sim)).toEqual([`${LABELS}=https://back-office.example.net/labels`]);
+    expect(writesTo(acme.sim)).toEqual([]);
+  });
+
+  it("fails preview on a misspelt setting under shipping:, naming the setting meant, before any write", async () => {
+    const project = await pluginProject(
+      "plugin-misspelt",
+      acme.sim,
+      pluginProgram(pluginResource("labels", `hook: "${LABELS}", url: "${LABELS_URL}"`)),
+    );
+    await project.ok(["config", "set", "shipping:shopID", "acme"]);
+    const preview = await project.pulumi(["preview"]);
+    expect(preview.status).not.toBe(0);
+    expect(`${preview.stdout}${preview.stderr}`).toContain("did you mean `shipping:shopId`?");
+    expect(writesTo(acme.sim)).toEqual([]);
+  });
+
+  it("refuses two declarations of one hook at preview, naming both, with no write", async () => {
+    const project = await pluginProject(
+      "plugin-twice",
+      acme.sim,
+      pluginProgram(
+        pluginResource("labels", `hook: "${LABELS}", url: "${LABELS_URL}"`) +
+          pluginResource("labels-again", `hook: "${LABELS}", url: "https://hooks.example.com/other"`),
+      ),
+    );
+    const preview = await project.pulumi(["preview"]);
+    expect(preview.status).not.toBe(0);
+    expect(`${preview.stdout}${preview.stderr}`).toMatch(
+      /declares hook shipment_label_created for shop \(default\), which WebhookSubscription "labels(-again)?" already declares/,
+    );
+    const up = await project.pulumi(["up", "--yes"]);
+    expect(up.status).not.toBe(0);
+    expect(liveHooks(acme.sim)).toEqual([]);
+    expect(writesTo(acme.sim)).toEqual([]);
+  });
+});

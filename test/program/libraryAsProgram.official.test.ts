@@ -1,0 +1,81 @@
+/**
+ * Issue 34: `pulumi up` in a folder of a clone of the repository that holds a Pulumi.yaml but no package.json
+ * (what examples/single-shop was until 0.3): the Node.js language host takes the `main` of the nearest
+ * package.json above, the library's, as the program. It declared nothing, and `up --yes` deleted every
+ * subscription of the stack with a warning, exit 0. It must fail, naming what ran and the fix, and leave the
+ * stack's subscriptions live and in state; a program that imports the package runs as before.
+ */
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../simulator";
+import { REPO_ROOT } from "../support/engine";
+import { installedPackages } from "../support/install";
+import { OfficialProject } from "../support/officialProject";
+import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+
+let sim: RunningSimulator;
+beforeAll(async () => {
+  sim = await startSimulator({ shops: TEST_SHOPS });
+});
+afterAll(() => sim.close());
+
+/**
+ * examples/single-shop inside a checkout of this package (its package.json and dist/, as a clone has them
+ * after `npm run build`), the package and @pulumi/pulumi resolved from the installed dependencies above it.
+ */
+async function exampleInClone(): Promise<OfficialProject> {
+  const project = await OfficialProject.create(
+    "library-as-program",
+    { copyOf: join(REPO_ROOT, "examples", "single-shop") },
+    "commonjs",
+    "clone/examples/single-shop",
+  );
+  const installed = join(await installedPackages("commonjs"), "node_modules", "pulumi-shipping-webhooks");
+  cpSync(installed, join(project.dir, "..", ".."), { recursive: true });
+  await project.ok(["stack", "init", "dev"]);
+  await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
+  await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+  return project;
+}
+
+describe("the library run as the program", () => {
+  it("fails preview and up with the fix; every subscription of the stack stays live and in state", async () => {
+    sim.reset();
+    const project = await exampleInClone();
+    await project.ok(["up", "--yes", "--skip-preview"]);
+    const deployed = sim.subscriptions("acme");
+    expect(deployed.map((s) => s.hook).sort()).toEqual([
+      "order_status_change",
+      "shipment_label_created",
+      "shipment_status_change",
+    ]);
+
+    const manifest = readFileSync(join(project.dir, "package.json"), "utf8");
+    rmSync(join(project.dir, "package.json"));
+    sim.clearRequests();
+    for (const args of [["preview"], ["up", "--yes"]]) {
+      const run = await project.pulumi(args);
+      expect(run.status, run.stdout).not.toBe(0);
+      expect(run.stdout).toContain(
+        "pulumi-shipping-webhooks is a library, not a program: Pulumi ran ../../dist/provider/index.js as the program because the project folder",
+      );
+      expect(run.stdout).toContain(
+        'has no package.json of its own, so Pulumi took the "main" of the nearest one above it, ../../package.json',
+      );
+      expect(run.stdout).toContain("Write your program in index.ts of a project with its own package.json");
+      expect(run.stdout).not.toMatch(/deleted|to delete/);
+      expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/unhandled exception|\n\s+at /);
+    }
+    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(sim.subscriptions("acme")).toEqual(deployed);
+    expect((await project.subscriptions()).map((r) => r.id).sort()).toEqual(
+      deployed.map((s) => String(s.id)).sort(),
+    );
+
+    // With its package.json back, the program (which imports the package) runs: nothing to change.
+    writeFileSync(join(project.dir, "package.json"), manifest);
+    await project.ok(["preview", "--expect-no-changes"]);
+    expect(sim.subscriptions("acme")).toEqual(deployed);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Simulated services for the integration tests of the ownership rule: a simulator of the test shops per call,
+ * closed after the test, the stack configuration that reaches one of its shops, and what it was asked to write.
+ */
+import { afterEach } from "vitest";
+import { type RunningSimulator, type SimulatorOptions, type Switches, startSimulator } from "../../simulator";
+import type { Config } from "./engineOrder";
+import { ACME_KEY, TEST_SHOPS } from "./shops";
+
+export const ORDERS = "order_status_change";
+export const SHIPMENTS = "shipment_status_change";
+export const LABELS = "shipment_label_created";
+
+/** acme's and globex's shop_id: the simulator numbers shops by their position in the seed. */
+export const ACME_SHOP_ID = String(TEST_SHOPS.findIndex((s) => s.name === "acme") + 1);
+export const GLOBEX_SHOP_ID = String(TEST_SHOPS.findIndex((s) => s.name === "globex") + 1);
+
+const running: RunningSimulator[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+
+/** A simulator of the test shops (acme: two read-write keys; globex), closed after the test. */
+export async function service(
+  switches: Partial<Switches> = {},
+  options: Omit<SimulatorOptions, "shops" | "switches"> = {},
+): Promise<RunningSimulator> {
+  const sim = await startSimulator({ shops: TEST_SHOPS, switches, ...options });
+  running.push(sim);
+  return sim;
+}
+
+/** The stack configuration of the default shop at `sim` with `key` (acme's by default). */
+export function configOf(sim: RunningSimulator, key = ACME_KEY, more: Config = {}): Config {
+  return { "shipping:apiKey": key, "shipping:baseUrl": sim.baseUrl, ...more };
+}
+
+/** `shipping:shops` as stack configuration holds it. */
+export function shops(
+  entries: Record<string, { apiKey: string; baseUrl?: string; shopId?: string | number }>,
+) {
+  return JSON.stringify(entries);
+}
+
+/** The writes the simulator was sent, as `METHOD status` lines. */
+export function writes(sim: RunningSimulator): string[] {
+  return sim
+    .requests()
+    .filter((r) => r.method !== "GET")
+    .map((r) => `${r.method} ${r.status}`);
+}
+
+/** Both shops' subscriptions. */
+export function shopsOf(sim: RunningSimulator) {
+  return { acme: sim.subscriptions("acme"), globex: sim.subscriptions("globex") };
+}
+
+/** `shipping:retry` with short waits: the tests of lost answers retry as production does, only sooner. */
+export const QUICK_RETRY: Config = {
+  "shipping:retry": JSON.stringify({ baseDelayMs: 10, maxDelayMs: 20 }),
+};

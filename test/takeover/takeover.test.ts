@@ -1,0 +1,141 @@
+/**
+ * A create never overwrites a live subscription of its hook made outside the stack unless the resource opts in
+ * (`takeOver: true`): refused, nothing is written. With the opt-in it takes it over and says what it took:
+ * its id and URL in the output `previous`, its id in `takenOver`, alone or with the creates of other hooks.
+ * The latest `up` that declares a hook owns it: another stack's `destroy --refresh` (keep-id, where the
+ * take-over keeps the id) leaves it. Run in the engine's order of calls (test/support/engineOrder.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { type Declaration, Stack } from "../support/engineOrder";
+import { outOfBand } from "../support/outOfBand";
+import { configOf, LABELS, ORDERS, SHIPMENTS, service } from "../support/services";
+import { ACME_KEY } from "../support/shops";
+
+const ORDERS_DECLARED: Declaration = { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" };
+const THREE: readonly Declaration[] = [
+  { name: "shipments", hook: SHIPMENTS, url: "https://hooks.example.com/s" },
+  { name: "labels", hook: LABELS, url: "https://hooks.example.com/l" },
+  ORDERS_DECLARED,
+];
+
+describe("a create takes over the live subscription of its hook", () => {
+  it.each([
+    ["alone", [ORDERS_DECLARED]],
+    ["with two other hooks in the same up", THREE],
+  ] as const)(
+    "refuses a subscription that existed before the stack, declared %s; takeOver takes it over and records it",
+    async (_, declared) => {
+      const sim = await service();
+      const [oldId] = await outOfBand(sim.baseUrl, ACME_KEY, (api) =>
+        api.create([{ hook: ORDERS, url: "https://legacy.example.com/o" }]),
+      );
+      const stack = new Stack(configOf(sim));
+      const refused = await stack.up(declared);
+      expect(refused.ok).toBe(false);
+      expect(refused.errors.join("\n")).toMatch(
+        new RegExp(
+          `^orders: hook: ${ORDERS} of the default shop at \\S+ already has subscription ${oldId}, which calls another URL`,
+          "m",
+        ),
+      );
+      const orders = sim.subscriptions("acme").filter((s) => s.hook === ORDERS);
+      expect(orders).toEqual([{ id: oldId, hook: ORDERS, url: "https://legacy.example.com/o" }]);
+      const program = declared.map((d) => (d.hook === ORDERS ? { ...d, takeOver: true } : d));
+      expect((await stack.up(program)).ok).toBe(true);
+      expect(stack.resource("orders")?.outs.takenOver).toBe(oldId);
+      expect(stack.resource("orders")?.outs.previous).toEqual({
+        id: oldId,
+        url: "https://legacy.example.com/o",
+      });
+      expect(stack.recorded()).toEqual(sim.subscriptions("acme"));
+      expect(
+        sim
+          .subscriptions("acme")
+          .map((s) => [s.hook, s.url])
+          .sort(),
+      ).toEqual(program.map((d) => [d.hook, d.url]).sort());
+    },
+  );
+
+  it("keep-id: destroy --refresh of the stack whose hook another stack took over leaves the other's subscription", async () => {
+    const sim = await service({ overwrite: "keep-id" });
+    const one = new Stack(configOf(sim));
+    const two = new Stack(configOf(sim));
+    expect((await one.up([{ name: "orders", hook: ORDERS, url: "https://one.example.com/o" }])).ok).toBe(
+      true,
+    );
+    const takeOver = { name: "orders", hook: ORDERS, url: "https://two.example.com/o", takeOver: true };
+    expect((await two.up([takeOver])).ok).toBe(true);
+    expect(one.recorded().map((r) => r.id)).toEqual(two.recorded().map((r) => r.id));
+    expect((await one.destroy({ refresh: true })).ok).toBe(true);
+    expect(sim.subscriptions("acme")).toEqual(two.recorded());
+    expect(sim.subscriptions("acme").map((s) => s.url)).toEqual(["https://two.example.com/o"]);
+  });
+});
+
+describe("up --continue-on-error never unsubscribes a hook the program declares", () => {
+  it.each(["new-id", "keep-id"] as const)(
+    "%s: a rename without an alias (URL changed, takeOver) whose POST fails keeps the old one's subscription live and recorded",
+    async (overwrite) => {
+      const sim = await service({ overwrite });
+      const stack = new Stack(configOf(sim));
+      expect((await stack.up([ORDERS_DECLARED])).ok).toBe(true);
+      const live = sim.subscriptions("acme");
+      sim.addFault({ kind: "status", status: 500, method: "POST", count: 20 });
+      const renamed = {
+        ...ORDERS_DECLARED,
+        name: "orders-renamed",
+        url: "https://hooks.example.com/o2",
+        takeOver: true,
+      };
+      const up = await stack.up([renamed], { continueOnError: true });
+      sim.clearFaults();
+      expect(up.ok).toBe(false);
+      expect(up.errors.join("\n")).toMatch(/orders: not deleting subscription \d+ \(order_status_change\)/);
+      expect(sim.subscriptions("acme")).toEqual(live);
+      expect(stack.recorded()).toEqual(live);
+      // The service answering again, the next up finishes the move.
+      expect((await stack.up([renamed])).ok).toBe(true);
+      expect(sim.subscriptions("acme").map((s) => s.url)).toEqual(["https://hooks.example.com/o2"]);
+      expect(stack.recorded()).toEqual(sim.subscriptions("acme"));
+    },
+  );
+
+  it.each(["new-id", "keep-id"] as const)(
+    "%s: a hook handed from one resource to a new one whose POST fails stays subscribed; the next up needs takeOver",
+    async (overwrite) => {
+      const sim = await service({ overwrite });
+      const stack = new Stack(configOf(sim));
+      const liveHooks = () =>
+        sim
+          .subscriptions("acme")
+          .map((s) => s.hook)
+          .sort();
+      const a = { name: "a", hook: ORDERS, url: "https://hooks.example.com/a" };
+      expect((await stack.up([a])).ok).toBe(true);
+      const moved = { ...a, hook: LABELS };
+      const b = { name: "b", hook: ORDERS, url: "https://hooks.example.com/b" };
+      // a's POST succeeds; b's (a later POST) fails.
+      sim.addFault({ kind: "status", status: 500, method: "POST", count: 20, after: "POST" });
+      const up = await stack.up([moved, b], { continueOnError: true, parallel: 1 });
+      sim.clearFaults();
+      expect(up.ok).toBe(false);
+      expect(liveHooks()).toEqual([ORDERS, LABELS].sort());
+      // What a's old half left is no resource's now (docs/safety.md): b is refused until it opts in, and the
+      // hook stays subscribed meanwhile.
+      const next = await stack.up([moved, b]);
+      expect(next.errors.join("\n")).toMatch(
+        /^b: hook: .*already has subscription \d+, which calls another URL/,
+      );
+      expect(liveHooks()).toEqual([ORDERS, LABELS].sort());
+      expect((await stack.up([moved, { ...b, takeOver: true }])).ok).toBe(true);
+      expect(
+        sim
+          .subscriptions("acme")
+          .map((s) => [s.hook, s.url])
+          .sort(),
+      ).toEqual([moved, b].map((d) => [d.hook, d.url]).sort());
+      expect(stack.recorded()).toEqual(sim.subscriptions("acme"));
+    },
+  );
+});
