@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { fetch } from "undici";
 import { UsageError } from "./cli-args";
 import { baseUrl, EXIT_ACCEPTED, EXIT_INVALID_EVENT, EXIT_NOT_ACCEPTED } from "./cli-trigger";
-import { HOOKS } from "./constants";
+import { CONTROL_PREFIX, HOOKS } from "./constants";
 import { formatAttempt } from "./delivery-format";
 import type { AttemptResult, Delivery } from "./delivery-types";
 
@@ -137,7 +137,7 @@ export async function runInspectCommand(
   print: (line: string) => void,
 ): Promise<number> {
   const patching = command.kind === "switches" && Object.keys(command.patch).length > 0;
-  const path = command.kind === "deliveries" ? "/__sim/deliveries" : "/__sim/switches";
+  const path = `${CONTROL_PREFIX}${command.kind}`;
   let status: number;
   let body: unknown;
   try {

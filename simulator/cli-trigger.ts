@@ -10,7 +10,7 @@ import { integerFlag, negativeValuesJoined, UsageError } from "./cli-args";
 import { overFixture, readFixture } from "./cli-fixture";
 import { CLI_RETRY_SETTINGS, parseRetryAfter, retryDelayMs, shouldRetry } from "./cli-retry";
 import { shownDuration, type WaitSwitches, worstCaseMs } from "./cli-wait";
-import { DEFAULT_CLI_PORT, HOOKS, MAX_EVENT_COUNT } from "./constants";
+import { CONTROL_PREFIX, DEFAULT_CLI_PORT, HOOKS, MAX_EVENT_COUNT } from "./constants";
 import { formatAttempt } from "./delivery-format";
 import type { EmittedSummary } from "./delivery-types";
 import type { Hook } from "./types";
@@ -34,7 +34,7 @@ export const EXIT_INVALID_EVENT = 2;
 /** A parsed client command: where to send which control request. */
 export interface ClientCommand {
   baseUrl: string;
-  path: "/__sim/events" | "/__sim/resend";
+  path: `${typeof CONTROL_PREFIX}${"events" | "resend"}`;
   body: Record<string, unknown>;
   /** What the command sends ("event" or "resend"), for the printed lines. */
   what: "event" | "resend";
@@ -115,7 +115,7 @@ function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
   const body = fixture === undefined ? event : overFixture(fixture, event);
   return {
     baseUrl: baseUrl(values.url, env),
-    path: "/__sim/events",
+    path: `${CONTROL_PREFIX}events`,
     body,
     what: "event",
     events: typeof body.count === "number" ? Math.min(MAX_EVENT_COUNT, Math.max(1, body.count)) : 1,
@@ -130,11 +130,11 @@ function resendCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
     options: { url: { type: "string" } },
   });
   if (positionals.length !== 1)
-    throw new UsageError("resend takes one delivery id (see GET /__sim/deliveries)");
+    throw new UsageError(`resend takes one delivery id (see GET ${CONTROL_PREFIX}deliveries)`);
   const id = positionals[0] as string;
   return {
     baseUrl: baseUrl(values.url, env),
-    path: "/__sim/resend",
+    path: `${CONTROL_PREFIX}resend`,
     body: { id },
     what: "resend",
     events: 1,
@@ -218,7 +218,7 @@ export async function runClientCommand(
   };
   let wait: number;
   try {
-    const res = await fetch(`${command.baseUrl}/__sim/switches`, {
+    const res = await fetch(`${command.baseUrl}${CONTROL_PREFIX}switches`, {
       signal: AbortSignal.timeout(SWITCHES_TIMEOUT_MS),
     });
     const switches = (await res.json()) as WaitSwitches;
@@ -233,7 +233,7 @@ export async function runClientCommand(
   } catch (error) {
     if ((error as Error).name !== "TimeoutError") return unreachable(error);
     print(
-      `the simulator is still delivering after ${shownDuration(wait)} (the longest its switches allowed when this began; were they changed?); stopped waiting: follow the attempts with GET ${command.baseUrl}/__sim/deliveries`,
+      `the simulator is still delivering after ${shownDuration(wait)} (the longest its switches allowed when this began; were they changed?); stopped waiting: follow the attempts with GET ${command.baseUrl}${CONTROL_PREFIX}deliveries`,
     );
     return EXIT_NOT_ACCEPTED;
   }

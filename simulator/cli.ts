@@ -6,7 +6,7 @@
 import { parseCli, USAGE, UsageError } from "./cli-args";
 import { parseInspectCommand, runInspectCommand } from "./cli-inspect";
 import { parseClientCommand, runClientCommand } from "./cli-trigger";
-import { DEFAULT_SHOPS } from "./constants";
+import { CONTROL_PREFIX, DEFAULT_SHOPS } from "./constants";
 import { formatAttempt } from "./delivery-format";
 import { InvalidInputError } from "./schemas";
 import { startSimulator } from "./simulator";
@@ -92,7 +92,7 @@ async function main(argv: string[]): Promise<void> {
     `Shipping Service API simulator listening on ${sim.baseUrl}\n` +
       `Demo API key (shop ${shop?.name ?? "?"}): ${key}\n` +
       `  send: Authorization: bearer ${Buffer.from(key).toString("base64")}\n` +
-      `State: ${options.dataFile ?? "in memory"}; control endpoints under ${sim.baseUrl}/__sim/\n` +
+      `State: ${options.dataFile ?? "in memory"}; control endpoints under ${sim.baseUrl}${CONTROL_PREFIX}\n` +
       (options.expose === true
         ? `Exposed on ${options.host ?? "?"}: anyone who reaches it may drive it, control endpoints included; Host must be loopback or ${[...(options.allowedHosts ?? [])].join(", ") || "(no --allow-host given)"}\n`
         : ""),

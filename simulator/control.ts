@@ -3,6 +3,7 @@
  * reset, switches, faults, events, resends and deliveries. HEAD is answered wherever GET is; what keeps web
  * pages out is `control-guard.ts`.
  */
+import { CONTROL_PREFIX } from "./constants";
 import { controlPeerAllowed } from "./control-guard";
 import type { EmittedSummary, NotDelivered } from "./delivery-types";
 import { ApiError, ERROR_CODES } from "./errors";
@@ -147,6 +148,9 @@ function allowed(methods: Record<string, Handler>): string[] {
   return names.includes("GET") ? ["GET", "HEAD", ...names.filter((m) => m !== "GET")] : names;
 }
 
+/** The control prefix at the start of a path, its trailing slash optional: `^/__sim/?`. */
+const PREFIX_PATTERN = new RegExp(`^${CONTROL_PREFIX}?`);
+
 /** Handle one control request; throws ApiError for 403/404/405/4xx. */
 export async function handleControl(target: ControlTarget, request: ControlRequest): Promise<Answer> {
   if (!controlPeerAllowed(request.remoteAddress, request.exposed === true)) {
@@ -157,14 +161,14 @@ export async function handleControl(target: ControlTarget, request: ControlReque
       "control endpoints answer loopback peers only, unless the simulator was started with --expose",
     );
   }
-  const name = request.path.replace(/^\/__sim\/?/, "").replace(/\/$/, "");
+  const name = request.path.replace(PREFIX_PATTERN, "").replace(/\/$/, "");
   const methods = Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
   if (methods === undefined) {
     throw new ApiError(
       404,
       ERROR_CODES.generic,
       "Not found",
-      `no control endpoint /__sim/${name.slice(0, 100)}; see README`,
+      `no control endpoint ${CONTROL_PREFIX}${name.slice(0, 100)}; see README`,
     );
   }
   const method = request.method === "HEAD" ? "GET" : request.method;

@@ -5,7 +5,7 @@
  * decides the request's fate. A status fault with `rate` fires on that share of its matched requests,
  * spread evenly and deterministically (rate 0.5: the 1st, 3rd, 5th...).
  */
-import { MAX_FAULTS, MAX_TIMER_MS } from "./constants";
+import { CONTROL_PREFIX, MAX_FAULTS, MAX_TIMER_MS } from "./constants";
 import { InvalidInputError } from "./schemas";
 import type { FaultSpec } from "./types";
 
@@ -56,7 +56,7 @@ export class FaultList {
   add(spec: FaultSpec): void {
     if (this.faults.length >= MAX_FAULTS) {
       throw new InvalidInputError(
-        `at most ${MAX_FAULTS} faults are active at once; clear them (DELETE /__sim/faults) or give faults a count`,
+        `at most ${MAX_FAULTS} faults are active at once; clear them (DELETE ${CONTROL_PREFIX}faults) or give faults a count`,
       );
     }
     const fault: ActiveFault = { spec: { ...spec }, matched: 0 };
