@@ -5,9 +5,10 @@
  */
 import { parseArgs } from "node:util";
 import { fetch } from "undici";
+import { HOOKS, isHook } from "../contract/hooks";
 import { UsageError } from "./cli-args";
 import { baseUrl, EXIT_ACCEPTED, EXIT_INVALID_EVENT, EXIT_NOT_ACCEPTED } from "./cli-trigger";
-import { CONTROL_PREFIX, HOOKS } from "./constants";
+import { CONTROL_PREFIX } from "./constants";
 import { formatAttempt } from "./delivery-format";
 import type { AttemptResult, Delivery } from "./delivery-types";
 
@@ -70,7 +71,7 @@ function deliveriesCommand(argv: string[], env: NodeJS.ProcessEnv): InspectComma
   });
   const filter: DeliveryFilter = {};
   if (values.hook !== undefined) {
-    if (!(HOOKS as readonly string[]).includes(values.hook))
+    if (!isHook(values.hook))
       throw new UsageError(`--hook must be one of ${HOOKS.join(", ")} (got "${values.hook}")`);
     filter.hook = values.hook;
   }

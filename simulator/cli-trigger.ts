@@ -3,17 +3,18 @@
  * (its control endpoints) to send an event or a logged delivery to the subscribed receiver, print every
  * attempt and what the receiver answered, and exit 0 only when it was accepted.
  */
+
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { Agent, fetch } from "undici";
+import { HOOKS, type Hook } from "../contract/hooks";
 import { integerFlag, negativeValuesJoined, UsageError } from "./cli-args";
 import { overFixture, readFixture } from "./cli-fixture";
 import { CLI_RETRY_SETTINGS, parseRetryAfter, retryDelayMs, shouldRetry } from "./cli-retry";
 import { shownDuration, type WaitSwitches, worstCaseMs } from "./cli-wait";
-import { CONTROL_PREFIX, DEFAULT_CLI_PORT, HOOKS, MAX_EVENT_COUNT } from "./constants";
+import { CONTROL_PREFIX, DEFAULT_CLI_PORT, MAX_EVENT_COUNT } from "./constants";
 import { formatAttempt } from "./delivery-format";
 import type { EmittedSummary } from "./delivery-types";
-import type { Hook } from "./types";
 
 /** Environment variable naming the simulator's base URL. */
 export const URL_ENV = "SHIPPING_SIM_URL";

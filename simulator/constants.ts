@@ -110,9 +110,6 @@ export const SIM_ACCOUNT_ID = 1;
 /** Version of the persisted state file format. */
 export const STATE_FILE_VERSION = 1;
 
-/** The three hooks, in the order they are listed in messages (the API's contract, `contract/hooks.ts`). */
-export { HOOKS } from "../contract/hooks";
-
 /** Production's documented limits: per key, per method, 5-minute sliding window. */
 export const PRODUCTION_RATE_LIMIT: Readonly<RateLimitSettings> = {
   windowMs: 300_000,

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Agent } from "undici";
+import type { Hook } from "../contract/hooks";
 import {
   API_KEY_HEADER,
   DELIVERY_ID_HEADER,
@@ -22,7 +23,7 @@ import { eventPayloads, neverNotifies } from "./fixtures";
 import { stringifyJson } from "./json-text";
 import { InvalidInputError } from "./schemas";
 import type { SubscriptionStore } from "./store";
-import type { Hook, Switches } from "./types";
+import type { Switches } from "./types";
 
 /** What the deliverer works with. */
 export interface DelivererDeps {

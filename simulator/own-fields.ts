@@ -6,10 +6,10 @@
  * wrong value (`status=25`) is.
  */
 import { z } from "zod";
+import type { Hook } from "../contract/hooks";
 import { MAX_LABEL_SHIPMENT_IDS } from "./constants";
 import { describeValue } from "./json-text";
 import { InvalidInputError, SHIPMENT_STATUSES } from "./schemas";
-import type { Hook } from "./types";
 
 const positiveInt = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 /** A UUID, any case. */

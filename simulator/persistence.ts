@@ -3,11 +3,12 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import type { Hook } from "../contract/hooks";
 import { STATE_FILE_VERSION } from "./constants";
 import { setOwn } from "./records";
 import { formatIssues, stateFileSchema, stateShopSchema } from "./schemas";
 import type { StoreSnapshot } from "./store";
-import type { Hook, Subscription } from "./types";
+import type { Subscription } from "./types";
 import { urlProblem } from "./validation";
 
 /** The data file cannot be used: unreadable, not JSON, or not a valid state. The message says how to fix it. */

@@ -1,6 +1,8 @@
 /** In-memory subscription store: one subscription per hook per shop, ids from one global counter. */
+
+import type { Hook } from "../contract/hooks";
 import { setOwn } from "./records";
-import type { Hook, Subscription, Switches } from "./types";
+import type { Subscription, Switches } from "./types";
 import type { NewSubscription } from "./validation";
 
 /** The persisted part of the state. */
