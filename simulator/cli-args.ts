@@ -86,6 +86,34 @@ export function choice<T extends string>(
   throw new UsageError(`--${flag} must be one of ${allowed.join(", ")} (got "${value}")`);
 }
 
+/**
+ * The repeated `--set name=value` of a client command as an object, each value as JSON when it parses (`5`,
+ * `true`), else as text (`5xx`, `3SABC123`). Every name becomes an own property (`__proto__` included, for the
+ * simulator to refuse); an item without a name is a UsageError quoting `form`, e.g. "name=value, e.g. --set
+ * deliveryAttempts=5".
+ */
+export function setAssignments(items: readonly string[] | undefined, form: string): Record<string, unknown> {
+  const assigned: Record<string, unknown> = {};
+  for (const text of items ?? []) {
+    const eq = text.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--set takes ${form} (got "${text}")`);
+    const raw = text.slice(eq + 1);
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = raw;
+    }
+    Object.defineProperty(assigned, text.slice(0, eq), {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return assigned;
+}
+
 /** The integer value of `--flag`, in `min`-`max`; UsageError naming the flag and the range otherwise. */
 export function integerFlag(
   flag: string,

@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import { fetch } from "undici";
 import { HOOKS, isHook } from "../contract/hooks";
-import { UsageError } from "./cli-args";
+import { setAssignments, UsageError } from "./cli-args";
 import { baseUrl, EXIT_ACCEPTED, EXIT_INVALID_EVENT, EXIT_NOT_ACCEPTED } from "./cli-trigger";
 import { CONTROL_PREFIX } from "./constants";
 import { formatAttempt } from "./delivery-format";
@@ -89,28 +89,13 @@ function deliveriesCommand(argv: string[], env: NodeJS.ProcessEnv): InspectComma
   return { kind: "deliveries", baseUrl: baseUrl(values.url, env), filter };
 }
 
-/** `--set name=value`: JSON when it parses (`5`, `true`), else the text (`5xx`, `keep-id`). */
-function switchAssignment(text: string): [string, unknown] {
-  const eq = text.indexOf("=");
-  if (eq <= 0) throw new UsageError(`--set takes name=value, e.g. --set deliveryAttempts=5 (got "${text}")`);
-  const raw = text.slice(eq + 1);
-  try {
-    return [text.slice(0, eq), JSON.parse(raw)];
-  } catch {
-    return [text.slice(0, eq), raw];
-  }
-}
-
 function switchesCommand(argv: string[], env: NodeJS.ProcessEnv): InspectCommand {
   const { values } = parseArgs({
     args: argv,
     strict: true,
     options: { set: { type: "string", multiple: true }, url: { type: "string" } },
   });
-  const patch: Record<string, unknown> = {};
-  for (const [name, value] of (values.set ?? []).map(switchAssignment)) {
-    Object.defineProperty(patch, name, { value, enumerable: true, writable: true, configurable: true });
-  }
+  const patch = setAssignments(values.set, "name=value, e.g. --set deliveryAttempts=5");
   return { kind: "switches", baseUrl: baseUrl(values.url, env), patch };
 }
 

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { Agent, fetch } from "undici";
 import { HOOKS, type Hook } from "../contract/hooks";
-import { integerFlag, negativeValuesJoined, UsageError } from "./cli-args";
+import { integerFlag, negativeValuesJoined, setAssignments, UsageError } from "./cli-args";
 import { overFixture, readFixture } from "./cli-fixture";
 import { CLI_RETRY_SETTINGS, parseRetryAfter, retryDelayMs, shouldRetry } from "./cli-retry";
 import { shownDuration, type WaitSwitches, worstCaseMs } from "./cli-wait";
@@ -41,18 +41,6 @@ export interface ClientCommand {
   what: "event" | "resend";
   /** Events sent (the event's count; 1 for a resend), for the wait. */
   events: number;
-}
-
-/** `--set field=value`: the value as JSON when it parses, else as a string. */
-function assignment(text: string): [string, unknown] {
-  const eq = text.indexOf("=");
-  if (eq <= 0) throw new UsageError(`--set takes field=value, e.g. --set barcode=3SABC123 (got "${text}")`);
-  const raw = text.slice(eq + 1);
-  try {
-    return [text.slice(0, eq), JSON.parse(raw)];
-  } catch {
-    return [text.slice(0, eq), raw];
-  }
 }
 
 /** The simulator's origin from `--url`, else SHIPPING_SIM_URL, else DEFAULT_SIM_URL; UsageError when unusable. */
@@ -106,10 +94,7 @@ function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
   if (count !== undefined) event.count = count;
   // Every field goes to `set` as an own property (`__proto__` included, for the simulator to refuse); the
   // simulator checks the event's own fields there by the event's rules and sets the event with them.
-  const set: Record<string, unknown> = {};
-  for (const [field, value] of (values.set ?? []).map(assignment)) {
-    Object.defineProperty(set, field, { value, enumerable: true, writable: true, configurable: true });
-  }
+  const set = setAssignments(values.set, "field=value, e.g. --set barcode=3SABC123");
   if (Object.keys(set).length > 0) event.set = set;
   if (values.unset !== undefined) event.unset = values.unset;
   if (values["sender-key"] !== undefined) event.senderKey = values["sender-key"];
