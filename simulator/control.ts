@@ -70,6 +70,16 @@ function invalid(error: unknown): never {
   throw error;
 }
 
+/** Read the request's JSON body and hand it to `use`; what `use` refuses (InvalidInputError) is a 422. */
+async function withBody<T>(request: ControlRequest, use: (body: unknown) => T | Promise<T>): Promise<T> {
+  const body = await request.readJson();
+  try {
+    return await use(body);
+  } catch (error) {
+    return invalid(error);
+  }
+}
+
 const ROUTES: Record<string, Record<string, Handler>> = {
   state: { GET: (t) => ok(t.state()) },
   requests: {
@@ -88,24 +98,14 @@ const ROUTES: Record<string, Record<string, Handler>> = {
   switches: {
     GET: (t) => ok(t.switches()),
     PATCH: async (t, r) => {
-      const body = await r.readJson();
-      try {
-        t.setSwitches(parseSwitchesPatch(body));
-      } catch (error) {
-        invalid(error);
-      }
+      await withBody(r, (body) => t.setSwitches(parseSwitchesPatch(body)));
       return ok(t.switches());
     },
   },
   faults: {
     GET: (t) => ok(t.activeFaults()),
     POST: async (t, r) => {
-      const body = await r.readJson();
-      try {
-        t.addFault(parseFault(body));
-      } catch (error) {
-        invalid(error);
-      }
+      await withBody(r, (body) => t.addFault(parseFault(body)));
       return ok(t.activeFaults(), 201);
     },
     DELETE: (t) => {
@@ -115,25 +115,13 @@ const ROUTES: Record<string, Record<string, Handler>> = {
   },
   events: {
     POST: async (t, r) => {
-      const body = await r.readJson();
-      let sent: EmittedSummary | NotDelivered;
-      try {
-        sent = await t.emitSummary(parseEvent(body));
-      } catch (error) {
-        return invalid(error);
-      }
+      const sent = await withBody(r, (body) => t.emitSummary(parseEvent(body)));
       return ok(sent.delivered ? new JsonChunks(summaryChunks(sent)) : sent);
     },
   },
   resend: {
     POST: async (t, r) => {
-      const body = await r.readJson();
-      let id: string;
-      try {
-        id = parseResend(body);
-      } catch (error) {
-        return invalid(error);
-      }
+      const id = await withBody(r, parseResend);
       const sent = await t.resendSummary(id);
       if (sent.delivered) return ok(new JsonChunks(summaryChunks(sent)));
       throw new ApiError(404, ERROR_CODES.generic, "Not found", sent.reason);
