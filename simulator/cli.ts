@@ -22,36 +22,31 @@ function usageError(error: unknown): never {
   process.exit(EXIT_USAGE);
 }
 
-async function client(name: "trigger" | "resend", argv: string[]): Promise<void> {
-  let command: ReturnType<typeof parseClientCommand>;
+/** What `parse` makes of the command line; a UsageError ends the process (EXIT_USAGE) with its message. */
+function parsedOrExit<T>(parse: () => T): T {
   try {
-    command = parseClientCommand(name, argv);
+    return parse();
   } catch (error) {
-    usageError(error);
+    return usageError(error);
   }
-  process.exit(await runClientCommand(command, (line) => process.stdout.write(`${line}\n`)));
 }
 
-async function inspect(name: "deliveries" | "switches", argv: string[]): Promise<void> {
-  let command: ReturnType<typeof parseInspectCommand>;
-  try {
-    command = parseInspectCommand(name, argv);
-  } catch (error) {
-    usageError(error);
-  }
-  process.exit(await runInspectCommand(command, (line) => process.stdout.write(`${line}\n`)));
-}
+/** Print one line of a client command on stdout. */
+const printLine = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
 
 async function main(argv: string[]): Promise<void> {
   const [first, ...rest] = argv;
-  if (first === "trigger" || first === "resend") return client(first, rest);
-  if (first === "deliveries" || first === "switches") return inspect(first, rest);
-  let command: ReturnType<typeof parseCli>;
-  try {
-    command = parseCli(argv);
-  } catch (error) {
-    usageError(error);
+  if (first === "trigger" || first === "resend") {
+    const command = parsedOrExit(() => parseClientCommand(first, rest));
+    process.exit(await runClientCommand(command, printLine));
   }
+  if (first === "deliveries" || first === "switches") {
+    const command = parsedOrExit(() => parseInspectCommand(first, rest));
+    process.exit(await runInspectCommand(command, printLine));
+  }
+  const command = parsedOrExit(() => parseCli(argv));
   if (command.help) {
     process.stdout.write(USAGE);
     return;
