@@ -87,31 +87,16 @@ export function choice<T extends string>(
 }
 
 /**
- * The repeated `--set name=value` of a client command as an object, each value as JSON when it parses (`5`,
- * `true`), else as text (`5xx`, `3SABC123`). Every name becomes an own property (`__proto__` included, for the
- * simulator to refuse); an item without a name is a UsageError quoting `form`, e.g. "name=value, e.g. --set
- * deliveryAttempts=5".
+ * What `parse` answers; an error it throws (node:util's parseArgs throws TypeError for an unknown flag or a
+ * missing value) becomes a UsageError with the same message.
  */
-export function setAssignments(items: readonly string[] | undefined, form: string): Record<string, unknown> {
-  const assigned: Record<string, unknown> = {};
-  for (const text of items ?? []) {
-    const eq = text.indexOf("=");
-    if (eq <= 0) throw new UsageError(`--set takes ${form} (got "${text}")`);
-    const raw = text.slice(eq + 1);
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      value = raw;
-    }
-    Object.defineProperty(assigned, text.slice(0, eq), {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+export function usageErrorsOf<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError((error as Error).message);
   }
-  return assigned;
 }
 
 /** The integer value of `--flag`, in `min`-`max`; UsageError naming the flag and the range otherwise. */
@@ -190,12 +175,7 @@ function readSeed(file: string): SimulatorOptions["shops"] {
 
 /** Parse argv (without node and script) into options; throws UsageError on any bad flag. */
 export function parseCli(argv: string[]): CliCommand {
-  let values: ReturnType<typeof parse>["values"];
-  try {
-    values = parse(argv).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = usageErrorsOf(() => parse(argv));
   if (values.help === true) return { help: true };
   const options: SimulatorOptions = {};
   const port = values.port ?? String(DEFAULT_CLI_PORT);

@@ -6,8 +6,8 @@
 import { parseArgs } from "node:util";
 import { fetch } from "undici";
 import { HOOKS, isHook } from "../contract/hooks";
-import { setAssignments, UsageError } from "./cli-args";
-import { baseUrl, EXIT_ACCEPTED, EXIT_INVALID_EVENT, EXIT_NOT_ACCEPTED } from "./cli-trigger";
+import { UsageError, usageErrorsOf } from "./cli-args";
+import { baseUrl, EXIT_ACCEPTED, EXIT_INVALID_EVENT, EXIT_NOT_ACCEPTED, setAssignments } from "./cli-trigger";
 import { CONTROL_PREFIX } from "./constants";
 import { formatAttempt } from "./delivery-format";
 import type { AttemptResult, Delivery } from "./delivery-types";
@@ -105,12 +105,9 @@ export function parseInspectCommand(
   argv: string[],
   env = process.env,
 ): InspectCommand {
-  try {
-    return name === "deliveries" ? deliveriesCommand(argv, env) : switchesCommand(argv, env);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError((error as Error).message);
-  }
+  return usageErrorsOf(() =>
+    name === "deliveries" ? deliveriesCommand(argv, env) : switchesCommand(argv, env),
+  );
 }
 
 /**

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { Agent, fetch } from "undici";
 import { HOOKS, type Hook } from "../contract/hooks";
-import { integerFlag, negativeValuesJoined, setAssignments, UsageError } from "./cli-args";
+import { integerFlag, negativeValuesJoined, UsageError, usageErrorsOf } from "./cli-args";
 import { overFixture, readFixture } from "./cli-fixture";
 import { CLI_RETRY_SETTINGS, parseRetryAfter, retryDelayMs, shouldRetry } from "./cli-retry";
 import { shownDuration, type WaitSwitches, worstCaseMs } from "./cli-wait";
@@ -41,6 +41,34 @@ export interface ClientCommand {
   what: "event" | "resend";
   /** Events sent (the event's count; 1 for a resend), for the wait. */
   events: number;
+}
+
+/**
+ * The repeated `--set name=value` of a client command (`trigger`; `switches` in cli-inspect.ts) as an object, each value as JSON when it parses (`5`,
+ * `true`), else as text (`5xx`, `3SABC123`). Every name becomes an own property (`__proto__` included, for the
+ * simulator to refuse); an item without a name is a UsageError quoting `form`, e.g. "name=value, e.g. --set
+ * deliveryAttempts=5".
+ */
+export function setAssignments(items: readonly string[] | undefined, form: string): Record<string, unknown> {
+  const assigned: Record<string, unknown> = {};
+  for (const text of items ?? []) {
+    const eq = text.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--set takes ${form} (got "${text}")`);
+    const raw = text.slice(eq + 1);
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = raw;
+    }
+    Object.defineProperty(assigned, text.slice(0, eq), {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return assigned;
 }
 
 /** The simulator's origin from `--url`, else SHIPPING_SIM_URL, else DEFAULT_SIM_URL; UsageError when unusable. */
@@ -133,12 +161,7 @@ export function parseClientCommand(
   argv: string[],
   env = process.env,
 ): ClientCommand {
-  try {
-    return command === "trigger" ? triggerCommand(argv, env) : resendCommand(argv, env);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError((error as Error).message);
-  }
+  return usageErrorsOf(() => (command === "trigger" ? triggerCommand(argv, env) : resendCommand(argv, env)));
 }
 
 /** The cause of a failed fetch, as a person reads it. */
