@@ -15,6 +15,7 @@ import { shownDuration, type WaitSwitches, worstCaseMs } from "./cli-wait";
 import { CONTROL_PREFIX, DEFAULT_CLI_PORT, MAX_EVENT_COUNT } from "./constants";
 import { formatAttempt } from "./delivery-format";
 import type { EmittedSummary } from "./delivery-types";
+import { setOwn } from "./records";
 
 /** Environment variable naming the simulator's base URL. */
 export const URL_ENV = "SHIPPING_SIM_URL";
@@ -61,12 +62,7 @@ export function setAssignments(items: readonly string[] | undefined, form: strin
     } catch {
       value = raw;
     }
-    Object.defineProperty(assigned, text.slice(0, eq), {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwn(assigned, text.slice(0, eq), value);
   }
   return assigned;
 }
