@@ -131,7 +131,7 @@ export const ISSUE_13_CASES: readonly NamedCase[] = [
   {
     name: "8 (found after the fixes, seed 203) up --refresh then destroy --refresh: destroy leaves the subscription",
     steps: [
-      add("one", "sub-bravo", "shipment_label_created", 1, "default", true),
+      add("one", "sub-bravo", LABELS, 1, "default", true),
       op("one", "upRefresh"),
       op("one", "destroyRefresh"),
     ],
