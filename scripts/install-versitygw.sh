@@ -15,6 +15,8 @@ readonly GO_MIN_MINOR=25
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 root="${SHIPPING_VERSITYGW_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-shipping-webhooks/versitygw-v$VERSITYGW_VERSION}"
 binary="$root/versitygw"
+# shellcheck source=scripts/sh/go-build.sh
+source "$repo_root/scripts/sh/go-build.sh"
 
 fail() { echo "install-versitygw: $*" >&2; exit 1; }
 
@@ -35,13 +37,9 @@ fi
 
 echo "==> Building versitygw v$VERSITYGW_VERSION from the Go module proxy into $binary (cold: 2 to 7 minutes on 2 cores)"
 started=$(date +%s)
-mkdir -p "$root"
-(cd "$repo_root/scripts/versitygw" &&
-  CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=readonly go build -trimpath \
-    -ldflags "-s -w -X main.Version=v$VERSITYGW_VERSION" \
-    -o "$binary.partial" github.com/versity/versitygw/cmd/versitygw) ||
+go_build_pinned "$repo_root/scripts/versitygw" "-s -w -X main.Version=v$VERSITYGW_VERSION" "$binary" \
+  github.com/versity/versitygw/cmd/versitygw ||
   fail "go build of versitygw failed (is the Go module proxy reachable? does scripts/versitygw/go.sum match?)"
-mv "$binary.partial" "$binary"
 [ "$(installed_version)" = "$VERSITYGW_VERSION" ] ||
   fail "the built versitygw reports '$(installed_version)', expected $VERSITYGW_VERSION"
 echo "    done in $(($(date +%s) - started)) s"

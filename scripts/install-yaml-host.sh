@@ -27,6 +27,8 @@ else
 fi
 cache="${SHIPPING_YAML_HOST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-shipping-webhooks/$host_name-v$YAML_HOST_VERSION}"
 target="$cli_root/bin/$host_name"
+# shellcheck source=scripts/sh/go-build.sh
+source "$repo_root/scripts/sh/go-build.sh"
 
 fail() { echo "install-yaml-host: $*" >&2; exit 1; }
 
@@ -43,13 +45,9 @@ Install Go 1.25.11 or newer and run this script again (the plugin stage's YAML p
 pulumi-language-yaml from an official Pulumi install to $target."
   echo "==> Building $host_name v$YAML_HOST_VERSION from the Go module proxy (cold: about 2 minutes on 2 cores)"
   started=$(date +%s)
-  mkdir -p "$cache"
-  (cd "$module_dir" &&
-    CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=readonly go build -trimpath \
-      -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$YAML_HOST_VERSION" \
-      -o "$cache/$host_name.partial" "github.com/pulumi/pulumi-yaml/cmd/$host_name") ||
+  go_build_pinned "$module_dir" "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$YAML_HOST_VERSION" \
+    "$cache/$host_name" "github.com/pulumi/pulumi-yaml/cmd/$host_name" ||
     fail "go build of $host_name failed (is the Go module proxy reachable?)"
-  mv "$cache/$host_name.partial" "$cache/$host_name"
   echo "    done in $(($(date +%s) - started)) s"
 fi
 

@@ -13,6 +13,8 @@ readonly ACTIONLINT_VERSION="1.7.12"
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${ACTIONLINT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-shipping-webhooks}"
 binary="$cache/actionlint-v$ACTIONLINT_VERSION/actionlint"
+# shellcheck source=scripts/sh/go-build.sh
+source "$repo_root/scripts/sh/go-build.sh"
 
 fail() { echo "lint-workflows: $*" >&2; exit 1; }
 
@@ -23,12 +25,8 @@ if [ ! -x "$binary" ] || [ "$(installed_version)" != "$ACTIONLINT_VERSION" ]; th
     fail "actionlint is not built yet ($binary) and no Go toolchain is on PATH to build it: install Go 1.25+."
   echo "==> Building actionlint v$ACTIONLINT_VERSION from the Go module proxy into $binary (cold: about a minute)"
   started=$(date +%s)
-  mkdir -p "$(dirname "$binary")"
-  (cd "$repo_root/scripts/actionlint" &&
-    CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=readonly go build -trimpath -ldflags "-s -w" \
-      -o "$binary.partial" github.com/rhysd/actionlint/cmd/actionlint) ||
+  go_build_pinned "$repo_root/scripts/actionlint" "-s -w" "$binary" github.com/rhysd/actionlint/cmd/actionlint ||
     fail "go build of actionlint failed (is the Go module proxy reachable? does scripts/actionlint/go.sum match?)"
-  mv "$binary.partial" "$binary"
   [ "$(installed_version)" = "$ACTIONLINT_VERSION" ] ||
     fail "the built actionlint reports '$(installed_version)', expected $ACTIONLINT_VERSION"
   echo "    done in $(($(date +%s) - started)) s"

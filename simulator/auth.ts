@@ -23,16 +23,16 @@ const AUTH_TITLE = "Invalid Authorization header";
 
 /** The keys of all shops, indexed by key and by base64 token; also knows every secret string to scrub. */
 export class KeyRing {
-  private readonly byKey = new Map<string, Identity>();
-  private readonly byToken = new Map<string, Identity>();
-  private readonly lowerSecrets = new Set<string>();
+  readonly #byKey = new Map<string, Identity>();
+  readonly #byToken = new Map<string, Identity>();
+  readonly #lowerSecrets = new Set<string>();
   /** Matches any secret (longest first); `find` for tests, `replaceAll` for replacing. */
-  private readonly find: RegExp;
-  private readonly replaceAll: RegExp;
+  readonly #find: RegExp;
+  readonly #replaceAll: RegExp;
   /** Recently scrubbed texts that hold no secret. */
-  private readonly clean = new Set<string>();
+  readonly #clean = new Set<string>();
   /** Finds keys hidden in percent-encoding or non-canonical base64. */
-  private readonly encoded: EncodedKeyFinder;
+  readonly #encoded: EncodedKeyFinder;
 
   /** Index the keys of the given shops. */
   constructor(shops: ShopSeed[]) {
@@ -46,38 +46,38 @@ export class KeyRing {
         for (const key of keys) {
           const identity: Identity = { shop: shop.name, role, key };
           const token = Buffer.from(key, "utf8").toString("base64");
-          this.byKey.set(key, identity);
-          this.byToken.set(token, identity);
+          this.#byKey.set(key, identity);
+          this.#byToken.set(token, identity);
           for (const secret of [key, token, token.replace(/=+$/, "")]) secrets.add(secret);
         }
       }
     }
-    for (const secret of secrets) this.lowerSecrets.add(secret.toLowerCase());
-    this.encoded = new EncodedKeyFinder(this.byKey.keys());
+    for (const secret of secrets) this.#lowerSecrets.add(secret.toLowerCase());
+    this.#encoded = new EncodedKeyFinder(this.#byKey.keys());
     // Longest first, so a key that contains another is replaced whole.
     const source = [...secrets]
       .sort((a, b) => b.length - a.length)
       .map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
       .join("|");
-    this.find = new RegExp(source === "" ? "(?!)" : source);
-    this.replaceAll = new RegExp(this.find.source, "g");
+    this.#find = new RegExp(source === "" ? "(?!)" : source);
+    this.#replaceAll = new RegExp(this.#find.source, "g");
   }
 
   /** Resolve a base64 token (padded or not) to its identity. */
   identifyToken(token: string): Identity | undefined {
-    const direct = this.byToken.get(token);
+    const direct = this.#byToken.get(token);
     if (direct !== undefined || !BASE64.test(token)) return direct;
-    return this.byKey.get(Buffer.from(token, "base64").toString("utf8"));
+    return this.#byKey.get(Buffer.from(token, "base64").toString("utf8"));
   }
 
   /** Whether `value` is a raw key (used to give a helpful 401 without echoing it). */
   isRawKey(value: string): boolean {
-    return this.byKey.has(value);
+    return this.#byKey.has(value);
   }
 
   /** Whether `word` equals any secret, case-insensitively. */
   isSecret(word: string): boolean {
-    return this.lowerSecrets.has(word.toLowerCase());
+    return this.#lowerSecrets.has(word.toLowerCase());
   }
 
   /**
@@ -86,15 +86,15 @@ export class KeyRing {
    * padding, unused bits set, the URL-safe alphabet, at any alignment). May over-redact, never under.
    */
   scrub(text: string): string {
-    if (this.clean.has(text)) return text;
-    const plain = this.find.test(text) ? text.replace(this.replaceAll, REDACTED) : text;
+    if (this.#clean.has(text)) return text;
+    const plain = this.#find.test(text) ? text.replace(this.#replaceAll, REDACTED) : text;
     const scrubbed = plain.replace(ENCODED_RUN, (run) =>
-      this.encoded.hides(run, (decoded) => this.find.test(decoded)) ? REDACTED : run,
+      this.#encoded.hides(run, (decoded) => this.#find.test(decoded)) ? REDACTED : run,
     );
     // Header values repeat from request to request: remember short clean ones (bounded).
     if (scrubbed === text && text.length <= CLEAN_CACHE_MAX_CHARS) {
-      if (this.clean.size >= CLEAN_CACHE_ENTRIES) this.clean.clear();
-      this.clean.add(text);
+      if (this.#clean.size >= CLEAN_CACHE_ENTRIES) this.#clean.clear();
+      this.#clean.add(text);
     }
     return scrubbed;
   }

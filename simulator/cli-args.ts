@@ -86,6 +86,19 @@ export function choice<T extends string>(
   throw new UsageError(`--${flag} must be one of ${allowed.join(", ")} (got "${value}")`);
 }
 
+/**
+ * What `parse` answers; an error it throws (node:util's parseArgs throws TypeError for an unknown flag or a
+ * missing value) becomes a UsageError with the same message.
+ */
+export function usageErrorsOf<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError((error as Error).message);
+  }
+}
+
 /** The integer value of `--flag`, in `min`-`max`; UsageError naming the flag and the range otherwise. */
 export function integerFlag(
   flag: string,
@@ -162,12 +175,7 @@ function readSeed(file: string): SimulatorOptions["shops"] {
 
 /** Parse argv (without node and script) into options; throws UsageError on any bad flag. */
 export function parseCli(argv: string[]): CliCommand {
-  let values: ReturnType<typeof parse>["values"];
-  try {
-    values = parse(argv).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = usageErrorsOf(() => parse(argv));
   if (values.help === true) return { help: true };
   const options: SimulatorOptions = {};
   const port = values.port ?? String(DEFAULT_CLI_PORT);

@@ -5,9 +5,10 @@
  */
 import { parseArgs } from "node:util";
 import { fetch } from "undici";
-import { UsageError } from "./cli-args";
-import { baseUrl, EXIT_ACCEPTED, EXIT_INVALID_EVENT, EXIT_NOT_ACCEPTED } from "./cli-trigger";
-import { HOOKS } from "./constants";
+import { HOOKS, isHook } from "../contract/hooks";
+import { UsageError, usageErrorsOf } from "./cli-args";
+import { baseUrl, EXIT_ACCEPTED, EXIT_INVALID_EVENT, EXIT_NOT_ACCEPTED, setAssignments } from "./cli-trigger";
+import { CONTROL_PREFIX } from "./constants";
 import { formatAttempt } from "./delivery-format";
 import type { AttemptResult, Delivery } from "./delivery-types";
 
@@ -70,7 +71,7 @@ function deliveriesCommand(argv: string[], env: NodeJS.ProcessEnv): InspectComma
   });
   const filter: DeliveryFilter = {};
   if (values.hook !== undefined) {
-    if (!(HOOKS as readonly string[]).includes(values.hook))
+    if (!isHook(values.hook))
       throw new UsageError(`--hook must be one of ${HOOKS.join(", ")} (got "${values.hook}")`);
     filter.hook = values.hook;
   }
@@ -88,28 +89,13 @@ function deliveriesCommand(argv: string[], env: NodeJS.ProcessEnv): InspectComma
   return { kind: "deliveries", baseUrl: baseUrl(values.url, env), filter };
 }
 
-/** `--set name=value`: JSON when it parses (`5`, `true`), else the text (`5xx`, `keep-id`). */
-function switchAssignment(text: string): [string, unknown] {
-  const eq = text.indexOf("=");
-  if (eq <= 0) throw new UsageError(`--set takes name=value, e.g. --set deliveryAttempts=5 (got "${text}")`);
-  const raw = text.slice(eq + 1);
-  try {
-    return [text.slice(0, eq), JSON.parse(raw)];
-  } catch {
-    return [text.slice(0, eq), raw];
-  }
-}
-
 function switchesCommand(argv: string[], env: NodeJS.ProcessEnv): InspectCommand {
   const { values } = parseArgs({
     args: argv,
     strict: true,
     options: { set: { type: "string", multiple: true }, url: { type: "string" } },
   });
-  const patch: Record<string, unknown> = {};
-  for (const [name, value] of (values.set ?? []).map(switchAssignment)) {
-    Object.defineProperty(patch, name, { value, enumerable: true, writable: true, configurable: true });
-  }
+  const patch = setAssignments(values.set, "name=value, e.g. --set deliveryAttempts=5");
   return { kind: "switches", baseUrl: baseUrl(values.url, env), patch };
 }
 
@@ -119,12 +105,9 @@ export function parseInspectCommand(
   argv: string[],
   env = process.env,
 ): InspectCommand {
-  try {
-    return name === "deliveries" ? deliveriesCommand(argv, env) : switchesCommand(argv, env);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError((error as Error).message);
-  }
+  return usageErrorsOf(() =>
+    name === "deliveries" ? deliveriesCommand(argv, env) : switchesCommand(argv, env),
+  );
 }
 
 /**
@@ -137,7 +120,7 @@ export async function runInspectCommand(
   print: (line: string) => void,
 ): Promise<number> {
   const patching = command.kind === "switches" && Object.keys(command.patch).length > 0;
-  const path = command.kind === "deliveries" ? "/__sim/deliveries" : "/__sim/switches";
+  const path = `${CONTROL_PREFIX}${command.kind}`;
   let status: number;
   let body: unknown;
   try {

@@ -2,8 +2,14 @@
  * When `trigger` and `resend` ask the simulator again: after a 429, which the simulator answers when
  * MAX_CONCURRENT_EMITS events or resends are in progress, before it sends anything, so another attempt never
  * sends twice. The wait is the answer's `Retry-After` when it gives one (within a bound), else a capped
- * exponential backoff with jitter, as the provider's client does (provider/client/retryPolicy.ts; the
- * simulator may not import it). Pure functions, tested as a table.
+ * exponential backoff with jitter. Pure functions, tested as a table.
+ *
+ * Not shared with the provider's client (provider/client/retryPolicy.ts), on purpose: what is retried
+ * differs (here the 429 of the simulator's own control endpoints, nothing else; there the API's 429, 502,
+ * 503 and 504 and connection failures, with the rule for a POST whose outcome is unknown), and what the two
+ * have alike (`retryDelayMs`, `parseRetryAfter`) is client policy and HTTP's Retry-After syntax, which the
+ * API's spec does not define (production documents no Retry-After), so it does not belong in contract/;
+ * and the simulator may not import provider/ (test/unit/layout.test.ts).
  */
 
 /** Retry settings of the CLI; every duration in milliseconds. */

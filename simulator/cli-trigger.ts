@@ -3,17 +3,19 @@
  * (its control endpoints) to send an event or a logged delivery to the subscribed receiver, print every
  * attempt and what the receiver answered, and exit 0 only when it was accepted.
  */
+
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { Agent, fetch } from "undici";
-import { integerFlag, negativeValuesJoined, UsageError } from "./cli-args";
+import { HOOKS, type Hook } from "../contract/hooks";
+import { integerFlag, negativeValuesJoined, UsageError, usageErrorsOf } from "./cli-args";
 import { overFixture, readFixture } from "./cli-fixture";
 import { CLI_RETRY_SETTINGS, parseRetryAfter, retryDelayMs, shouldRetry } from "./cli-retry";
 import { shownDuration, type WaitSwitches, worstCaseMs } from "./cli-wait";
-import { DEFAULT_CLI_PORT, HOOKS, MAX_EVENT_COUNT } from "./constants";
+import { CONTROL_PREFIX, DEFAULT_CLI_PORT, MAX_EVENT_COUNT } from "./constants";
 import { formatAttempt } from "./delivery-format";
 import type { EmittedSummary } from "./delivery-types";
-import type { Hook } from "./types";
+import { setOwn } from "./records";
 
 /** Environment variable naming the simulator's base URL. */
 export const URL_ENV = "SHIPPING_SIM_URL";
@@ -34,7 +36,7 @@ export const EXIT_INVALID_EVENT = 2;
 /** A parsed client command: where to send which control request. */
 export interface ClientCommand {
   baseUrl: string;
-  path: "/__sim/events" | "/__sim/resend";
+  path: `${typeof CONTROL_PREFIX}${"events" | "resend"}`;
   body: Record<string, unknown>;
   /** What the command sends ("event" or "resend"), for the printed lines. */
   what: "event" | "resend";
@@ -42,16 +44,27 @@ export interface ClientCommand {
   events: number;
 }
 
-/** `--set field=value`: the value as JSON when it parses, else as a string. */
-function assignment(text: string): [string, unknown] {
-  const eq = text.indexOf("=");
-  if (eq <= 0) throw new UsageError(`--set takes field=value, e.g. --set barcode=3SABC123 (got "${text}")`);
-  const raw = text.slice(eq + 1);
-  try {
-    return [text.slice(0, eq), JSON.parse(raw)];
-  } catch {
-    return [text.slice(0, eq), raw];
+/**
+ * The repeated `--set name=value` of a client command (`trigger`; `switches` in cli-inspect.ts) as an object, each value as JSON when it parses (`5`,
+ * `true`), else as text (`5xx`, `3SABC123`). Every name becomes an own property (`__proto__` included, for the
+ * simulator to refuse); an item without a name is a UsageError quoting `form`, e.g. "name=value, e.g. --set
+ * deliveryAttempts=5".
+ */
+export function setAssignments(items: readonly string[] | undefined, form: string): Record<string, unknown> {
+  const assigned: Record<string, unknown> = {};
+  for (const text of items ?? []) {
+    const eq = text.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--set takes ${form} (got "${text}")`);
+    const raw = text.slice(eq + 1);
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = raw;
+    }
+    setOwn(assigned, text.slice(0, eq), value);
   }
+  return assigned;
 }
 
 /** The simulator's origin from `--url`, else SHIPPING_SIM_URL, else DEFAULT_SIM_URL; UsageError when unusable. */
@@ -105,17 +118,14 @@ function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
   if (count !== undefined) event.count = count;
   // Every field goes to `set` as an own property (`__proto__` included, for the simulator to refuse); the
   // simulator checks the event's own fields there by the event's rules and sets the event with them.
-  const set: Record<string, unknown> = {};
-  for (const [field, value] of (values.set ?? []).map(assignment)) {
-    Object.defineProperty(set, field, { value, enumerable: true, writable: true, configurable: true });
-  }
+  const set = setAssignments(values.set, "field=value, e.g. --set barcode=3SABC123");
   if (Object.keys(set).length > 0) event.set = set;
   if (values.unset !== undefined) event.unset = values.unset;
   if (values["sender-key"] !== undefined) event.senderKey = values["sender-key"];
   const body = fixture === undefined ? event : overFixture(fixture, event);
   return {
     baseUrl: baseUrl(values.url, env),
-    path: "/__sim/events",
+    path: `${CONTROL_PREFIX}events`,
     body,
     what: "event",
     events: typeof body.count === "number" ? Math.min(MAX_EVENT_COUNT, Math.max(1, body.count)) : 1,
@@ -130,11 +140,11 @@ function resendCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
     options: { url: { type: "string" } },
   });
   if (positionals.length !== 1)
-    throw new UsageError("resend takes one delivery id (see GET /__sim/deliveries)");
+    throw new UsageError(`resend takes one delivery id (see GET ${CONTROL_PREFIX}deliveries)`);
   const id = positionals[0] as string;
   return {
     baseUrl: baseUrl(values.url, env),
-    path: "/__sim/resend",
+    path: `${CONTROL_PREFIX}resend`,
     body: { id },
     what: "resend",
     events: 1,
@@ -147,12 +157,7 @@ export function parseClientCommand(
   argv: string[],
   env = process.env,
 ): ClientCommand {
-  try {
-    return command === "trigger" ? triggerCommand(argv, env) : resendCommand(argv, env);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError((error as Error).message);
-  }
+  return usageErrorsOf(() => (command === "trigger" ? triggerCommand(argv, env) : resendCommand(argv, env)));
 }
 
 /** The cause of a failed fetch, as a person reads it. */
@@ -218,7 +223,7 @@ export async function runClientCommand(
   };
   let wait: number;
   try {
-    const res = await fetch(`${command.baseUrl}/__sim/switches`, {
+    const res = await fetch(`${command.baseUrl}${CONTROL_PREFIX}switches`, {
       signal: AbortSignal.timeout(SWITCHES_TIMEOUT_MS),
     });
     const switches = (await res.json()) as WaitSwitches;
@@ -233,7 +238,7 @@ export async function runClientCommand(
   } catch (error) {
     if ((error as Error).name !== "TimeoutError") return unreachable(error);
     print(
-      `the simulator is still delivering after ${shownDuration(wait)} (the longest its switches allowed when this began; were they changed?); stopped waiting: follow the attempts with GET ${command.baseUrl}/__sim/deliveries`,
+      `the simulator is still delivering after ${shownDuration(wait)} (the longest its switches allowed when this began; were they changed?); stopped waiting: follow the attempts with GET ${command.baseUrl}${CONTROL_PREFIX}deliveries`,
     );
     return EXIT_NOT_ACCEPTED;
   }

@@ -6,7 +6,7 @@
 import { parseCli, USAGE, UsageError } from "./cli-args";
 import { parseInspectCommand, runInspectCommand } from "./cli-inspect";
 import { parseClientCommand, runClientCommand } from "./cli-trigger";
-import { DEFAULT_SHOPS } from "./constants";
+import { CONTROL_PREFIX, DEFAULT_SHOPS } from "./constants";
 import { formatAttempt } from "./delivery-format";
 import { InvalidInputError } from "./schemas";
 import { startSimulator } from "./simulator";
@@ -22,36 +22,31 @@ function usageError(error: unknown): never {
   process.exit(EXIT_USAGE);
 }
 
-async function client(name: "trigger" | "resend", argv: string[]): Promise<void> {
-  let command: ReturnType<typeof parseClientCommand>;
+/** What `parse` makes of the command line; a UsageError ends the process (EXIT_USAGE) with its message. */
+function parsedOrExit<T>(parse: () => T): T {
   try {
-    command = parseClientCommand(name, argv);
+    return parse();
   } catch (error) {
-    usageError(error);
+    return usageError(error);
   }
-  process.exit(await runClientCommand(command, (line) => process.stdout.write(`${line}\n`)));
 }
 
-async function inspect(name: "deliveries" | "switches", argv: string[]): Promise<void> {
-  let command: ReturnType<typeof parseInspectCommand>;
-  try {
-    command = parseInspectCommand(name, argv);
-  } catch (error) {
-    usageError(error);
-  }
-  process.exit(await runInspectCommand(command, (line) => process.stdout.write(`${line}\n`)));
-}
+/** Print one line of a client command on stdout. */
+const printLine = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
 
 async function main(argv: string[]): Promise<void> {
   const [first, ...rest] = argv;
-  if (first === "trigger" || first === "resend") return client(first, rest);
-  if (first === "deliveries" || first === "switches") return inspect(first, rest);
-  let command: ReturnType<typeof parseCli>;
-  try {
-    command = parseCli(argv);
-  } catch (error) {
-    usageError(error);
+  if (first === "trigger" || first === "resend") {
+    const command = parsedOrExit(() => parseClientCommand(first, rest));
+    process.exit(await runClientCommand(command, printLine));
   }
+  if (first === "deliveries" || first === "switches") {
+    const command = parsedOrExit(() => parseInspectCommand(first, rest));
+    process.exit(await runInspectCommand(command, printLine));
+  }
+  const command = parsedOrExit(() => parseCli(argv));
   if (command.help) {
     process.stdout.write(USAGE);
     return;
@@ -92,7 +87,7 @@ async function main(argv: string[]): Promise<void> {
     `Shipping Service API simulator listening on ${sim.baseUrl}\n` +
       `Demo API key (shop ${shop?.name ?? "?"}): ${key}\n` +
       `  send: Authorization: bearer ${Buffer.from(key).toString("base64")}\n` +
-      `State: ${options.dataFile ?? "in memory"}; control endpoints under ${sim.baseUrl}/__sim/\n` +
+      `State: ${options.dataFile ?? "in memory"}; control endpoints under ${sim.baseUrl}${CONTROL_PREFIX}\n` +
       (options.expose === true
         ? `Exposed on ${options.host ?? "?"}: anyone who reaches it may drive it, control endpoints included; Host must be loopback or ${[...(options.allowedHosts ?? [])].join(", ") || "(no --allow-host given)"}\n`
         : ""),

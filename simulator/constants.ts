@@ -102,13 +102,13 @@ export const DEFAULT_STALL_MS = 120_000;
 export const SERVICE_TITLE = "Shipping Service API (simulator)";
 /** Prefix of the control endpoints. */
 export const CONTROL_PREFIX = "/__sim/";
+/** Whether `path` names a control endpoint: {@link CONTROL_PREFIX}, with or without its trailing slash, and below. */
+export const isControlPath = (path: string): boolean =>
+  path === CONTROL_PREFIX.slice(0, -1) || path.startsWith(CONTROL_PREFIX);
 /** Account id reported in listed subscriptions and notifications (the simulator has one account). */
 export const SIM_ACCOUNT_ID = 1;
 /** Version of the persisted state file format. */
 export const STATE_FILE_VERSION = 1;
-
-/** The three hooks, in the order they are listed in messages (the API's contract, `contract/hooks.ts`). */
-export { HOOKS } from "../contract/hooks";
 
 /** Production's documented limits: per key, per method, 5-minute sliding window. */
 export const PRODUCTION_RATE_LIMIT: Readonly<RateLimitSettings> = {

@@ -3,7 +3,12 @@
  * answer (listings streamed through the listing gate).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { DEFAULT_BODY_LIMIT_BYTES, MAX_CONCURRENT_EMITS, MAX_CONCURRENT_LISTINGS } from "./constants";
+import {
+  CONTROL_PREFIX,
+  DEFAULT_BODY_LIMIT_BYTES,
+  MAX_CONCURRENT_EMITS,
+  MAX_CONCURRENT_LISTINGS,
+} from "./constants";
 import { type ControlTarget, handleControl } from "./control";
 import { controlRefusal } from "./control-guard";
 import { ApiError, decodeUtf8Body, ERROR_CODES, parseJsonBody } from "./errors";
@@ -83,7 +88,9 @@ const tooManyEmits = (): ApiError =>
 
 /** Whether a control request sends deliveries (and holds them until its answer is read). */
 const sendsDeliveries = (req: IncomingMessage, path: string): boolean =>
-  req.method === "POST" && /^\/__sim\/(events|resend)\/?$/.test(path);
+  req.method === "POST" &&
+  path.startsWith(CONTROL_PREFIX) &&
+  /^(events|resend)\/?$/.test(path.slice(CONTROL_PREFIX.length));
 
 /**
  * Answer one control request (path starting with /__sim). Events and resends take a slot of the emit gate

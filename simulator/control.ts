@@ -3,6 +3,7 @@
  * reset, switches, faults, events, resends and deliveries. HEAD is answered wherever GET is; what keeps web
  * pages out is `control-guard.ts`.
  */
+import { CONTROL_PREFIX } from "./constants";
 import { controlPeerAllowed } from "./control-guard";
 import type { EmittedSummary, NotDelivered } from "./delivery-types";
 import { ApiError, ERROR_CODES } from "./errors";
@@ -69,6 +70,16 @@ function invalid(error: unknown): never {
   throw error;
 }
 
+/** Read the request's JSON body and hand it to `use`; what `use` refuses (InvalidInputError) is a 422. */
+async function withBody<T>(request: ControlRequest, use: (body: unknown) => T | Promise<T>): Promise<T> {
+  const body = await request.readJson();
+  try {
+    return await use(body);
+  } catch (error) {
+    return invalid(error);
+  }
+}
+
 const ROUTES: Record<string, Record<string, Handler>> = {
   state: { GET: (t) => ok(t.state()) },
   requests: {
@@ -87,24 +98,14 @@ const ROUTES: Record<string, Record<string, Handler>> = {
   switches: {
     GET: (t) => ok(t.switches()),
     PATCH: async (t, r) => {
-      const body = await r.readJson();
-      try {
-        t.setSwitches(parseSwitchesPatch(body));
-      } catch (error) {
-        invalid(error);
-      }
+      await withBody(r, (body) => t.setSwitches(parseSwitchesPatch(body)));
       return ok(t.switches());
     },
   },
   faults: {
     GET: (t) => ok(t.activeFaults()),
     POST: async (t, r) => {
-      const body = await r.readJson();
-      try {
-        t.addFault(parseFault(body));
-      } catch (error) {
-        invalid(error);
-      }
+      await withBody(r, (body) => t.addFault(parseFault(body)));
       return ok(t.activeFaults(), 201);
     },
     DELETE: (t) => {
@@ -114,25 +115,13 @@ const ROUTES: Record<string, Record<string, Handler>> = {
   },
   events: {
     POST: async (t, r) => {
-      const body = await r.readJson();
-      let sent: EmittedSummary | NotDelivered;
-      try {
-        sent = await t.emitSummary(parseEvent(body));
-      } catch (error) {
-        return invalid(error);
-      }
+      const sent = await withBody(r, (body) => t.emitSummary(parseEvent(body)));
       return ok(sent.delivered ? new JsonChunks(summaryChunks(sent)) : sent);
     },
   },
   resend: {
     POST: async (t, r) => {
-      const body = await r.readJson();
-      let id: string;
-      try {
-        id = parseResend(body);
-      } catch (error) {
-        return invalid(error);
-      }
+      const id = await withBody(r, parseResend);
       const sent = await t.resendSummary(id);
       if (sent.delivered) return ok(new JsonChunks(summaryChunks(sent)));
       throw new ApiError(404, ERROR_CODES.generic, "Not found", sent.reason);
@@ -147,6 +136,9 @@ function allowed(methods: Record<string, Handler>): string[] {
   return names.includes("GET") ? ["GET", "HEAD", ...names.filter((m) => m !== "GET")] : names;
 }
 
+/** The control prefix at the start of a path, its trailing slash optional: `^/__sim/?`. */
+const PREFIX_PATTERN = new RegExp(`^${CONTROL_PREFIX}?`);
+
 /** Handle one control request; throws ApiError for 403/404/405/4xx. */
 export async function handleControl(target: ControlTarget, request: ControlRequest): Promise<Answer> {
   if (!controlPeerAllowed(request.remoteAddress, request.exposed === true)) {
@@ -157,14 +149,14 @@ export async function handleControl(target: ControlTarget, request: ControlReque
       "control endpoints answer loopback peers only, unless the simulator was started with --expose",
     );
   }
-  const name = request.path.replace(/^\/__sim\/?/, "").replace(/\/$/, "");
+  const name = request.path.replace(PREFIX_PATTERN, "").replace(/\/$/, "");
   const methods = Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
   if (methods === undefined) {
     throw new ApiError(
       404,
       ERROR_CODES.generic,
       "Not found",
-      `no control endpoint /__sim/${name.slice(0, 100)}; see README`,
+      `no control endpoint ${CONTROL_PREFIX}${name.slice(0, 100)}; see README`,
     );
   }
   const method = request.method === "HEAD" ? "GET" : request.method;

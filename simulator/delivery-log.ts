@@ -52,21 +52,21 @@ export function asSummary(sent: Sent | NotDelivered): EmittedSummary | NotDelive
 
 /** Records oldest first, at most DELIVERY_LOG_LIMIT of them and at most `maxBytes` charged bytes. */
 export class DeliveryLog {
-  private readonly queue: BoundedQueue<LoggedDelivery>;
+  readonly #queue: BoundedQueue<LoggedDelivery>;
 
   /** Keep at most `maxBytes` charged bytes of records (oldest dropped first). */
   constructor(maxBytes: number) {
-    this.queue = new BoundedQueue(DELIVERY_LOG_LIMIT, maxBytes);
+    this.#queue = new BoundedQueue(DELIVERY_LOG_LIMIT, maxBytes);
   }
 
   /** Record one attempt. */
   add(logged: LoggedDelivery): void {
-    this.queue.push(logged, cost(JSON.stringify(logged.record), logged.bodyText));
+    this.#queue.push(logged, cost(JSON.stringify(logged.record), logged.bodyText));
   }
 
   /** The newest record of delivery `id`, if the log still holds one. */
   find(id: string): LoggedDelivery | undefined {
-    const items = this.queue.items();
+    const items = this.#queue.items();
     for (let i = items.length - 1; i >= 0; i--) {
       if (items[i]?.record.id === id) return items[i];
     }
@@ -75,21 +75,21 @@ export class DeliveryLog {
 
   /** Copies of the records, oldest first. */
   list(): Delivery[] {
-    return this.queue.items().map(asDelivery);
+    return this.#queue.items().map(asDelivery);
   }
 
   /** The log as a JSON array in chunks, from the live log (see BoundedQueue.chunks). */
   chunks(): Iterable<string> {
-    return this.queue.chunks(render);
+    return this.#queue.chunks(render);
   }
 
   /** Number of records and their charged bytes. */
   size(): { entries: number; bytes: number } {
-    return this.queue.size();
+    return this.#queue.size();
   }
 
   /** Forget every record. */
   clear(): void {
-    this.queue.clear();
+    this.#queue.clear();
   }
 }

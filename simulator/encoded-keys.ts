@@ -41,9 +41,9 @@ export function percentDecode(text: string): string {
 /** Knows the keys; answers whether a run of characters may hide one of them. */
 export class EncodedKeyFinder {
   /** Cores long enough to decide by themselves. */
-  private readonly cores: string[] = [];
+  readonly #cores: string[] = [];
   /** Keys too short for a specific core: runs are decoded and searched for them. */
-  private readonly shortKeys: string[] = [];
+  readonly #shortKeys: string[] = [];
   /** Shortest run worth looking at: the unpadded base64 of the shortest key. */
   readonly minRun: number;
 
@@ -53,8 +53,8 @@ export class EncodedKeyFinder {
     for (const key of keys) {
       shortest = Math.min(shortest, key.length);
       const cores = base64Cores(Buffer.from(key, "latin1"));
-      if (cores.every((core) => core.length >= MIN_CORE_CHARS)) this.cores.push(...cores);
-      else this.shortKeys.push(key);
+      if (cores.every((core) => core.length >= MIN_CORE_CHARS)) this.#cores.push(...cores);
+      else this.#shortKeys.push(key);
     }
     this.minRun = Number.isFinite(shortest) ? Math.ceil((shortest * 4) / 3) : Number.POSITIVE_INFINITY;
   }
@@ -62,20 +62,20 @@ export class EncodedKeyFinder {
   /** Whether `run` (characters of `[A-Za-z0-9+/_%=-]`) may hide a key; `isPlainSecret` checks decoded text. */
   hides(run: string, isPlainSecret: (text: string) => boolean): boolean {
     if (run.length < this.minRun) return false;
-    if (this.hidesInBase64(run)) return true;
+    if (this.#hidesInBase64(run)) return true;
     if (!run.includes("%")) return false;
     const decoded = percentDecode(run);
-    return isPlainSecret(decoded) || this.hidesInBase64(decoded);
+    return isPlainSecret(decoded) || this.#hidesInBase64(decoded);
   }
 
-  private hidesInBase64(text: string): boolean {
+  #hidesInBase64(text: string): boolean {
     const standard = text.replace(/-/g, "+").replace(/_/g, "/");
-    for (const core of this.cores) if (standard.includes(core)) return true;
-    if (this.shortKeys.length === 0) return false;
+    for (const core of this.#cores) if (standard.includes(core)) return true;
+    if (this.#shortKeys.length === 0) return false;
     const bare = standard.replace(/[^A-Za-z0-9+/]/g, "");
     for (let shift = 0; shift < 4 && shift < bare.length; shift++) {
       const bytes = Buffer.from(bare.slice(shift), "base64").toString("latin1");
-      for (const key of this.shortKeys) if (bytes.includes(key)) return true;
+      for (const key of this.#shortKeys) if (bytes.includes(key)) return true;
     }
     return false;
   }

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Agent } from "undici";
+import type { Hook } from "../contract/hooks";
 import {
   API_KEY_HEADER,
   DELIVERY_ID_HEADER,
@@ -22,7 +23,7 @@ import { eventPayloads, neverNotifies } from "./fixtures";
 import { stringifyJson } from "./json-text";
 import { InvalidInputError } from "./schemas";
 import type { SubscriptionStore } from "./store";
-import type { Hook, Switches } from "./types";
+import type { Switches } from "./types";
 
 /** What the deliverer works with. */
 export interface DelivererDeps {
@@ -74,38 +75,40 @@ function chunked<T>(items: T[], size: number): T[][] {
 
 /** Sends notifications and records every attempt. */
 export class Deliverer {
-  private readonly agent: Agent;
-  private readonly log: DeliveryLog;
-  private nextShipmentId = FIRST_FIXTURE_SHIPMENT_ID;
+  readonly #agent: Agent;
+  readonly #log: DeliveryLog;
+  #nextShipmentId = FIRST_FIXTURE_SHIPMENT_ID;
   /** Deliveries sent so far, for spreading duplicates evenly. */
-  private sends = 0;
-  private closed = false;
-  private readonly waits = new Set<() => void>();
+  #sends = 0;
+  #closed = false;
+  readonly #waits = new Set<() => void>();
+  readonly #deps: DelivererDeps;
 
   /** A deliverer over `deps` (its connection pool trusts `deps.extraCa`). */
-  constructor(private readonly deps: DelivererDeps) {
-    this.agent = deliveryAgent(deps.extraCa);
-    this.log = new DeliveryLog(deps.logBytes);
+  constructor(deps: DelivererDeps) {
+    this.#deps = deps;
+    this.#agent = deliveryAgent(deps.extraCa);
+    this.#log = new DeliveryLog(deps.logBytes);
   }
 
   /** Notify the shop's subscriber about `event`; resolves once every delivery is accepted or given up. */
   async emit(event: SimEvent): Promise<Sent | NotDelivered> {
-    const shop = event.shop ?? this.deps.firstShop;
+    const shop = event.shop ?? this.#deps.firstShop;
     const hook: Hook = event.kind;
-    if (!this.deps.store.hasShop(shop)) return { delivered: false, reason: `unknown shop "${shop}"` };
+    if (!this.#deps.store.hasShop(shop)) return { delivered: false, reason: `unknown shop "${shop}"` };
     const never = neverNotifies(event);
     if (never !== undefined) return { delivered: false, reason: never };
-    const url = this.deps.store.forHook(shop, hook)?.url;
+    const url = this.#deps.store.forHook(shop, hook)?.url;
     if (url === undefined) {
       return { delivered: false, reason: `shop "${shop}" has no subscription for hook "${hook}"` };
     }
-    const switches = this.deps.switches();
+    const switches = this.#deps.switches();
     const payloads = eventPayloads(event, {
-      shopNumber: this.deps.store.shopNumber(shop),
+      shopNumber: this.#deps.store.shopNumber(shop),
       eventField: switches.eventField,
       takeShipmentIds: (n) => {
-        this.nextShipmentId += n;
-        return this.nextShipmentId - n;
+        this.#nextShipmentId += n;
+        return this.#nextShipmentId - n;
       },
     });
     const targets = chunked(payloads, switches.eventsPerDelivery).map(
@@ -132,18 +135,18 @@ export class Deliverer {
     let accepted = true;
     for (const target of targets) {
       deliveryIds.push(target.id);
-      accepted = (await this.sendWithRetries(target, "event", attempts)) && accepted;
-      if (!this.duplicateDue()) continue;
-      const id = this.deps.switches().duplicateDeliveryId === "same" ? target.id : randomUUID();
+      accepted = (await this.#sendWithRetries(target, "event", attempts)) && accepted;
+      if (!this.#duplicateDue()) continue;
+      const id = this.#deps.switches().duplicateDeliveryId === "same" ? target.id : randomUUID();
       deliveryIds.push(id);
-      accepted = (await this.sendWithRetries({ ...target, id }, "duplicate", attempts)) && accepted;
+      accepted = (await this.#sendWithRetries({ ...target, id }, "duplicate", attempts)) && accepted;
     }
     return { delivered: true, accepted, deliveryIds, attempts };
   }
 
   /** Send logged delivery `id` again: same id, body and URL; new attempts as the switches say. */
   async resend(id: string): Promise<Sent | NotDelivered> {
-    const logged = this.log.find(id);
+    const logged = this.#log.find(id);
     if (logged === undefined) {
       return {
         delivered: false,
@@ -153,26 +156,22 @@ export class Deliverer {
     const { shop, hook, url, events } = logged.record;
     const attempts: LoggedDelivery[] = [];
     const target: Target = { id, shop, hook, url, bodyText: logged.bodyText, events };
-    const accepted = await this.sendWithRetries(target, "resend", attempts);
+    const accepted = await this.#sendWithRetries(target, "resend", attempts);
     return { delivered: true, accepted, deliveryIds: [id], attempts };
   }
 
   /** Whether the delivery about to be counted gets a duplicate: `deliveryDuplicates` of them, spread evenly. */
-  private duplicateDue(): boolean {
-    const rate = this.deps.switches().deliveryDuplicates;
-    const n = this.sends++;
+  #duplicateDue(): boolean {
+    const rate = this.#deps.switches().deliveryDuplicates;
+    const n = this.#sends++;
     return Math.ceil((n + 1) * rate - 1e-9) > Math.ceil(n * rate - 1e-9);
   }
 
   /** Attempt `target` until accepted or out of attempts; appends each record to `into`; true if accepted. */
-  private async sendWithRetries(
-    target: Target,
-    send: DeliverySend,
-    into: LoggedDelivery[],
-  ): Promise<boolean> {
-    const maxAttempts = this.deps.switches().deliveryAttempts;
-    for (let attempt = 1; attempt <= maxAttempts && !this.closed; attempt++) {
-      const switches = this.deps.switches();
+  async #sendWithRetries(target: Target, send: DeliverySend, into: LoggedDelivery[]): Promise<boolean> {
+    const maxAttempts = this.#deps.switches().deliveryAttempts;
+    for (let attempt = 1; attempt <= maxAttempts && !this.#closed; attempt++) {
+      const switches = this.#deps.switches();
       const headers: Record<string, string> = {
         "content-type": "application/json; charset=utf-8",
         "content-length": String(Buffer.byteLength(target.bodyText)),
@@ -180,11 +179,11 @@ export class Deliverer {
         [HOOK_HEADER]: target.hook,
         [DELIVERY_ID_HEADER]: target.id,
       };
-      const token = target.senderToken ?? this.deps.apiKeyToken(target.shop);
+      const token = target.senderToken ?? this.#deps.apiKeyToken(target.shop);
       if (token !== undefined) headers[API_KEY_HEADER] = token;
       const at = new Date().toISOString();
       const outcome = await postOnce(
-        this.agent,
+        this.#agent,
         target.url,
         headers,
         target.bodyText,
@@ -207,60 +206,60 @@ export class Deliverer {
         result,
         ...(outcome.status === undefined ? {} : { status: outcome.status }),
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
-        ...(outcome.response === undefined ? {} : { response: this.deps.scrub(outcome.response) }),
+        ...(outcome.response === undefined ? {} : { response: this.#deps.scrub(outcome.response) }),
         ...(again ? { retryInMs: backoffMs(switches.deliveryBackoffMs, attempt) } : {}),
       };
       const logged = { record, bodyText: target.bodyText };
-      this.log.add(logged);
+      this.#log.add(logged);
       into.push(logged);
-      if (this.deps.onAttempt !== undefined) this.tell(asDelivery(logged));
+      if (this.#deps.onAttempt !== undefined) this.#tell(asDelivery(logged));
       if (result === "accepted") return true;
-      if (record.retryInMs !== undefined) await this.wait(record.retryInMs);
+      if (record.retryInMs !== undefined) await this.#wait(record.retryInMs);
     }
     return false;
   }
 
-  private tell(attempt: Delivery): void {
+  #tell(attempt: Delivery): void {
     try {
-      this.deps.onAttempt?.(attempt);
+      this.#deps.onAttempt?.(attempt);
     } catch {
       // An observer that throws does not change the delivery.
     }
   }
 
   /** Wait `ms`, or less when the deliverer closes. */
-  private wait(ms: number): Promise<void> {
+  #wait(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
-        this.waits.delete(done);
+        this.#waits.delete(done);
         resolve();
       };
       const timer = setTimeout(done, ms);
-      this.waits.add(done);
+      this.#waits.add(done);
     });
   }
 
   /** Copies of the delivery records, oldest first. */
   list(): Delivery[] {
-    return this.log.list();
+    return this.#log.list();
   }
 
   /** The delivery log as chunks of one JSON array, from the live log. */
   listingChunks(): Iterable<string> {
-    return this.log.chunks();
+    return this.#log.chunks();
   }
 
   /** Forget every record. */
   clear(): void {
-    this.log.clear();
+    this.#log.clear();
   }
 
   /** Stop: no further attempts, retries waiting are abandoned, connections closed. */
   async close(): Promise<void> {
-    this.closed = true;
-    for (const done of [...this.waits]) done();
-    await this.agent.destroy();
+    this.#closed = true;
+    for (const done of [...this.#waits]) done();
+    await this.#agent.destroy();
   }
 }
 

@@ -5,7 +5,7 @@
  * decides the request's fate. A status fault with `rate` fires on that share of its matched requests,
  * spread evenly and deterministically (rate 0.5: the 1st, 3rd, 5th...).
  */
-import { MAX_FAULTS, MAX_TIMER_MS } from "./constants";
+import { CONTROL_PREFIX, MAX_FAULTS, MAX_TIMER_MS } from "./constants";
 import { InvalidInputError } from "./schemas";
 import type { FaultSpec } from "./types";
 
@@ -50,37 +50,37 @@ function fires(fault: ActiveFault): boolean {
 
 /** The ordered list of active faults. */
 export class FaultList {
-  private faults: ActiveFault[] = [];
+  #faults: ActiveFault[] = [];
 
   /** Append a (validated) fault; throws InvalidInputError when MAX_FAULTS are active already. */
   add(spec: FaultSpec): void {
-    if (this.faults.length >= MAX_FAULTS) {
+    if (this.#faults.length >= MAX_FAULTS) {
       throw new InvalidInputError(
-        `at most ${MAX_FAULTS} faults are active at once; clear them (DELETE /__sim/faults) or give faults a count`,
+        `at most ${MAX_FAULTS} faults are active at once; clear them (DELETE ${CONTROL_PREFIX}faults) or give faults a count`,
       );
     }
     const fault: ActiveFault = { spec: { ...spec }, matched: 0 };
     if (spec.count !== undefined) fault.remaining = spec.count;
     if (spec.after !== undefined) fault.waitingFor = spec.after.toUpperCase();
-    this.faults.push(fault);
+    this.#faults.push(fault);
   }
 
   /** Remove every fault. */
   clear(): void {
-    this.faults = [];
+    this.#faults = [];
   }
 
   /** Copies of the active faults, in order. */
   list(): ActiveFault[] {
-    return this.faults.map((f) => ({ ...f, spec: { ...f.spec } }));
+    return this.#faults.map((f) => ({ ...f, spec: { ...f.spec } }));
   }
 
   /** Decide the faults for a request (a method alone: any path), consuming counts. */
   plan(asked: FaultedRequest | string): FaultPlan {
     const request = typeof asked === "string" ? { method: asked, path: "" } : asked;
     const plan: FaultPlan = { latencyMs: 0 };
-    if (this.faults.length === 0) return plan;
-    for (const fault of this.faults) {
+    if (this.#faults.length === 0) return plan;
+    for (const fault of this.#faults) {
       if (fault.waitingFor !== undefined) continue;
       const { method, request: kind } = fault.spec;
       if (method !== undefined && method.toUpperCase() !== request.method) continue;
@@ -99,9 +99,9 @@ export class FaultList {
       plan.recorded = fault.spec.kind;
       break;
     }
-    this.faults = this.faults.filter((f) => f.remaining === undefined || f.remaining > 0);
+    this.#faults = this.#faults.filter((f) => f.remaining === undefined || f.remaining > 0);
     // A dormant fault wakes on its method's request, and applies from the next request on.
-    for (const fault of this.faults) if (fault.waitingFor === request.method) delete fault.waitingFor;
+    for (const fault of this.#faults) if (fault.waitingFor === request.method) delete fault.waitingFor;
     return plan;
   }
 }

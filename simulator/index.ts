@@ -3,9 +3,24 @@
  * Start one with `startSimulator()` (library) or the `shipping-api-sim` command. See simulator/README.md.
  */
 /** Default shops, switches and production's rate limits. */
+
+/** The three webhook hooks (the API's contract). */
+export type { Hook } from "../contract/hooks";
 export { DEFAULT_SHOPS, DEFAULT_SWITCHES, PRODUCTION_RATE_LIMIT } from "./constants";
 /** The line the CLI prints for one delivery attempt. */
 export { formatAttempt } from "./delivery-format";
+/** Events and delivery records. */
+export type {
+  AttemptResult,
+  AttemptSummary,
+  Delivery,
+  DeliverySend,
+  Emitted,
+  EmittedSummary,
+  NotDelivered,
+  PayloadOverrides,
+  SimEvent,
+} from "./delivery-types";
 /** Error codes used in `errors[].code`. */
 export { ERROR_CODES } from "./errors";
 /** An active fault as listed by `GET /__sim/faults`. */
@@ -16,23 +31,13 @@ export { SimulatorStateError } from "./persistence";
 export { InvalidInputError } from "./schemas";
 /** Start a simulator; check a host is loopback. */
 export { isLoopbackHost, startSimulator } from "./simulator";
-/** The public types (contract shared with provider/). */
+/** Options, switches, faults, the request log and the running simulator. */
 export type {
-  AttemptResult,
-  AttemptSummary,
-  Delivery,
-  DeliverySend,
-  Emitted,
-  EmittedSummary,
   FaultSpec,
-  Hook,
-  NotDelivered,
-  PayloadOverrides,
   RateLimitSettings,
   RequestLogEntry,
   RunningSimulator,
   ShopSeed,
-  SimEvent,
   SimulatorOptions,
   Subscription,
   Switches,

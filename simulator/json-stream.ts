@@ -14,21 +14,21 @@ export class JsonChunks {
 
 /** Counts the listings being sent, so a crowd of stalled readers cannot hold the process's memory. */
 export class ListingGate {
-  private inProgress = 0;
+  #inProgress = 0;
 
   /** A gate of `limit` slots (default MAX_CONCURRENT_LISTINGS). */
   constructor(readonly limit = MAX_CONCURRENT_LISTINGS) {}
 
   /** Take a slot; false when `limit` are taken already. */
   enter(): boolean {
-    if (this.inProgress >= this.limit) return false;
-    this.inProgress += 1;
+    if (this.#inProgress >= this.limit) return false;
+    this.#inProgress += 1;
     return true;
   }
 
   /** Give a slot back. */
   leave(): void {
-    this.inProgress = Math.max(0, this.inProgress - 1);
+    this.#inProgress = Math.max(0, this.#inProgress - 1);
   }
 }
 

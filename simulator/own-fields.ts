@@ -6,10 +6,11 @@
  * wrong value (`status=25`) is.
  */
 import { z } from "zod";
+import type { Hook } from "../contract/hooks";
 import { MAX_LABEL_SHIPMENT_IDS } from "./constants";
 import { describeValue } from "./json-text";
+import { setOwn } from "./records";
 import { InvalidInputError, SHIPMENT_STATUSES } from "./schemas";
-import type { Hook } from "./types";
 
 const positiveInt = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 /** A UUID, any case. */
@@ -119,7 +120,7 @@ export function ownFieldsMoved(input: unknown): unknown {
   for (const [name, value] of Object.entries(set)) {
     const spec = Object.hasOwn(own, name) ? own[name] : undefined;
     if (spec === undefined || (name === "order_id" && value === null)) {
-      Object.defineProperty(rest, name, { value, enumerable: true, writable: true, configurable: true });
+      setOwn(rest, name, value);
       continue;
     }
     if (!spec.schema.safeParse(value).success) {

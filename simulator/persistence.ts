@@ -3,11 +3,12 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import type { Hook } from "../contract/hooks";
 import { STATE_FILE_VERSION } from "./constants";
 import { setOwn } from "./records";
 import { formatIssues, stateFileSchema, stateShopSchema } from "./schemas";
 import type { StoreSnapshot } from "./store";
-import type { Hook, Subscription } from "./types";
+import type { Subscription } from "./types";
 import { urlProblem } from "./validation";
 
 /** The data file cannot be used: unreadable, not JSON, or not a valid state. The message says how to fix it. */
@@ -170,41 +171,44 @@ async function writeAtomically(file: string, text: string, fs: SaveFileSystem): 
  * disk. At most one write runs at a time; changes made meanwhile are written together by the next one.
  */
 export class StateWriter {
-  private running: Promise<void> | undefined;
-  private queued: Promise<void> | undefined;
+  #running: Promise<void> | undefined;
+  #queued: Promise<void> | undefined;
+  readonly #file: string;
+  readonly #snapshot: () => StoreSnapshot;
+  readonly #fs: SaveFileSystem;
 
   /** Write snapshots taken by `snapshot` to `file`, through `fs` (node:fs/promises unless a test injects one). */
-  constructor(
-    private readonly file: string,
-    private readonly snapshot: () => StoreSnapshot,
-    private readonly fs: SaveFileSystem = NODE_FS,
-  ) {}
+  constructor(file: string, snapshot: () => StoreSnapshot, fs: SaveFileSystem = NODE_FS) {
+    this.#file = file;
+    this.#snapshot = snapshot;
+    this.#fs = fs;
+  }
 
   /** Persist the current state; resolves when it is durable. */
   save(): Promise<void> {
-    if (this.queued !== undefined) return this.queued;
-    if (this.running === undefined) return this.start();
-    const after = this.running.catch(() => undefined);
-    this.queued = after.then(() => {
-      this.queued = undefined;
-      return this.start();
+    if (this.#queued !== undefined) return this.#queued;
+    if (this.#running === undefined) return this.#start();
+    const after = this.#running.catch(() => undefined);
+    this.#queued = after.then(() => {
+      this.#queued = undefined;
+      return this.#start();
     });
-    return this.queued;
+    return this.#queued;
   }
 
-  private start(): Promise<void> {
-    const snap = this.snapshot();
+  #start(): Promise<void> {
+    const snap = this.#snapshot();
     const text = `${JSON.stringify({ version: STATE_FILE_VERSION, nextId: snap.nextId, shops: snap.shops }, null, 2)}\n`;
-    const run = writeAtomically(this.file, text, this.fs).finally(() => {
-      if (this.running === run) this.running = undefined;
+    const run = writeAtomically(this.#file, text, this.#fs).finally(() => {
+      if (this.#running === run) this.#running = undefined;
     });
-    this.running = run;
+    this.#running = run;
     return run;
   }
 
   /** Wait for every pending write. */
   async flush(): Promise<void> {
-    await this.queued?.catch(() => undefined);
-    await this.running?.catch(() => undefined);
+    await this.#queued?.catch(() => undefined);
+    await this.#running?.catch(() => undefined);
   }
 }

@@ -17,21 +17,24 @@ export interface RateDecision {
 
 /** Fixed-size ring of timestamps (ms), oldest first when full. */
 class Bucket {
-  private readonly times: number[] = [];
-  private next = 0;
+  readonly #times: number[] = [];
+  #next = 0;
+  readonly #size: number;
 
-  constructor(private readonly size: number) {}
+  constructor(size: number) {
+    this.#size = size;
+  }
 
   /** The oldest of the last `size` timestamps, or undefined while fewer were recorded. */
   oldest(): number | undefined {
-    return this.times.length < this.size ? undefined : this.times[this.next];
+    return this.#times.length < this.#size ? undefined : this.#times[this.#next];
   }
 
   push(now: number): void {
-    if (this.times.length < this.size) this.times.push(now);
+    if (this.#times.length < this.#size) this.#times.push(now);
     else {
-      this.times[this.next] = now;
-      this.next = (this.next + 1) % this.size;
+      this.#times[this.#next] = now;
+      this.#next = (this.#next + 1) % this.#size;
     }
   }
 }
@@ -44,17 +47,17 @@ export function rateLimitSettings(setting: Switches["rateLimit"]): RateLimitSett
 
 /** Per key + method sliding windows. */
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+  readonly #buckets = new Map<string, Bucket>();
 
   /** Record a request of `key` with `method` at `now` (ms) and decide whether it may proceed. */
   check(settings: RateLimitSettings, key: string, method: string, now: number): RateDecision {
     const limit = method === "POST" ? settings.post : method === "DELETE" ? settings.delete : settings.get;
     if (limit === 0) return { allowed: false, limit, retryAfterSeconds: Math.ceil(settings.windowMs / 1000) };
     const id = `${method}\u0000${key}`;
-    let bucket = this.buckets.get(id);
+    let bucket = this.#buckets.get(id);
     if (bucket === undefined) {
       bucket = new Bucket(limit);
-      this.buckets.set(id, bucket);
+      this.#buckets.set(id, bucket);
     }
     const oldest = bucket.oldest();
     const allowed = oldest === undefined || oldest <= now - settings.windowMs;
@@ -65,6 +68,6 @@ export class RateLimiter {
 
   /** Forget every window (on reset, or when the settings change). */
   clear(): void {
-    this.buckets.clear();
+    this.#buckets.clear();
   }
 }

@@ -7,8 +7,3 @@
 export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }
-
-/** The own value of `record[key]`, never an inherited member such as `constructor`. */
-export function getOwn<T>(record: Record<string, T>, key: string): T | undefined {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
-}

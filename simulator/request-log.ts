@@ -98,19 +98,19 @@ function render({ entry, bodyJson }: Logged): string {
 
 /** Entries oldest first, at most `maxEntries` of them and at most `maxBytes` charged bytes. */
 export class RequestLog {
-  private readonly queue: BoundedQueue<Logged>;
-  private seq = 0;
-  private readonly byEntry = new WeakMap<RequestLogEntry, Slot<Logged>>();
+  readonly #queue: BoundedQueue<Logged>;
+  #seq = 0;
+  readonly #byEntry = new WeakMap<RequestLogEntry, Slot<Logged>>();
 
   /** Keep at most `maxEntries` entries and `maxBytes` charged bytes (oldest dropped first). */
   constructor(maxEntries: number, maxBytes: number) {
-    this.queue = new BoundedQueue(maxEntries, maxBytes);
+    this.#queue = new BoundedQueue(maxEntries, maxBytes);
   }
 
   /** Begin an entry for an arriving request (status 0 until answered). */
   begin(req: IncomingMessage, path: string, query: string, ring: KeyRing): RequestLogEntry {
     const entry: RequestLogEntry = {
-      seq: ++this.seq,
+      seq: ++this.#seq,
       at: isoNow(),
       method: req.method ?? "",
       path: ring.scrub(path),
@@ -118,7 +118,7 @@ export class RequestLog {
       headers: loggedHeaders(req, ring),
       status: 0,
     };
-    this.byEntry.set(entry, this.queue.push({ entry, bodyJson: undefined }, cost(entry, undefined)));
+    this.#byEntry.set(entry, this.#queue.push({ entry, bodyJson: undefined }, cost(entry, undefined)));
     return entry;
   }
 
@@ -128,9 +128,9 @@ export class RequestLog {
    * LOG_BODY_PREVIEW_CHARS characters, with `bodyTruncated: true`.
    */
   recordBody(entry: RequestLogEntry, body: unknown, sizeBytes: number, ring: KeyRing): void {
-    const slot = this.byEntry.get(entry);
+    const slot = this.#byEntry.get(entry);
     entry.bodyBytes = sizeBytes;
-    if (slot === undefined || !this.queue.holds(slot)) return; // already dropped from the log
+    if (slot === undefined || !this.#queue.holds(slot)) return; // already dropped from the log
     // A string past the limit makes the body a preview, which shows only its start: scrub only that.
     const scrubStart = (s: string): string =>
       ring.scrub(s.length > LOG_BODY_MAX_CHARS ? s.slice(0, LOG_BODY_MAX_CHARS + 1) : s);
@@ -140,17 +140,17 @@ export class RequestLog {
       // Scrubbed before cutting: a cut can split "[REDACTED]", never a credential.
       entry.bodyPreview = detached(text.slice(0, LOG_BODY_PREVIEW_CHARS));
     } else slot.item.bodyJson = text;
-    this.queue.recharge(slot, cost(entry, slot.item.bodyJson));
+    this.#queue.recharge(slot, cost(entry, slot.item.bodyJson));
   }
 
   /** Number of entries and their charged bytes (for tests and benchmarks). */
   size(): { entries: number; bytes: number } {
-    return this.queue.size();
+    return this.#queue.size();
   }
 
   /** Copies of the entries, oldest first (bodies parsed anew from their text). */
   list(): RequestLogEntry[] {
-    return this.queue.items().map(({ entry, bodyJson }) => {
+    return this.#queue.items().map(({ entry, bodyJson }) => {
       const copy: RequestLogEntry = { ...entry, headers: { ...entry.headers } };
       if (bodyJson !== undefined) copy.body = JSON.parse(bodyJson);
       return copy;
@@ -163,12 +163,12 @@ export class RequestLog {
    * log has dropped.
    */
   listingChunks(): Iterable<string> {
-    return this.queue.chunks(render);
+    return this.#queue.chunks(render);
   }
 
   /** Drop every entry; `resetSeq` also restarts numbering at 1. */
   clear(resetSeq = false): void {
-    this.queue.clear();
-    if (resetSeq) this.seq = 0;
+    this.#queue.clear();
+    if (resetSeq) this.#seq = 0;
   }
 }

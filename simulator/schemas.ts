@@ -4,8 +4,8 @@
  * `validation.ts` to produce production-style messages.
  */
 import { z } from "zod";
+import { HOOKS } from "../contract/hooks";
 import {
-  HOOKS,
   MAX_DELIVERY_ATTEMPTS,
   MAX_DELIVERY_WAIT_MS,
   MAX_EVENTS_PER_DELIVERY,

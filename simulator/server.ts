@@ -13,7 +13,12 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { type ApiDeps, handleApi } from "./api";
 import { wwwAuthenticate } from "./auth";
-import { CONNECTIONS_CHECK_INTERVAL_MS, DEFAULT_STALL_MS, MAX_CONCURRENT_EMITS } from "./constants";
+import {
+  CONNECTIONS_CHECK_INTERVAL_MS,
+  DEFAULT_STALL_MS,
+  isControlPath,
+  MAX_CONCURRENT_EMITS,
+} from "./constants";
 import type { ControlTarget } from "./control";
 import { hostPolicyProblem } from "./control-guard";
 import { answerControl, type ControlDeps, toAnswer } from "./control-http";
@@ -63,10 +68,6 @@ function splitRaw(target: string): { rawPath: string; query: string } {
   return q === -1
     ? { rawPath: target, query: "" }
     : { rawPath: target.slice(0, q), query: target.slice(q + 1) };
-}
-
-function isControlPath(path: string): boolean {
-  return path === "/__sim" || path.startsWith("/__sim/");
 }
 
 /** Statuses Node's HTTP parser errors map to (as its default handler does); anything else is a 400. */

@@ -1,25 +1,11 @@
 /**
- * Public types of the Shipping Service API simulator (its `./simulator` export): renaming one breaks the
+ * Types of the simulator's options, state and running handle, exported by the package's `./simulator` entry
+ * (simulator/index.ts, with the events and delivery records of delivery-types.ts): renaming one breaks the
  * programs and tests that drive the simulator. What the API itself defines lives in `contract/`.
  */
 
 import type { Hook } from "../contract/hooks";
 import type { Delivery, Emitted, NotDelivered, SimEvent } from "./delivery-types";
-
-/** The three webhook hooks the Shipping Service knows (the API's contract, `contract/hooks.ts`). */
-export type { Hook } from "../contract/hooks";
-/** Events and delivery records (delivery-types.ts), re-exported so every public type is importable from here. */
-export type {
-  AttemptResult,
-  AttemptSummary,
-  Delivery,
-  DeliverySend,
-  Emitted,
-  EmittedSummary,
-  NotDelivered,
-  PayloadOverrides,
-  SimEvent,
-} from "./delivery-types";
 
 /** A stored webhook subscription. */
 export interface Subscription {

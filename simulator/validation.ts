@@ -1,10 +1,9 @@
 /** Validation of API input: the POST envelope, id lists in paths, and the Accept / Content-Type headers. */
 
 import { callbackUrlRefusal } from "../contract/callbackUrl";
-import { HOOKS } from "./constants";
+import { HOOKS, type Hook, isHook } from "../contract/hooks";
 import { ApiError, ERROR_CODES, type ErrorItem, ErrorItems } from "./errors";
 import { describeValue } from "./json-text";
-import type { Hook } from "./types";
 
 /** One validated item of a POST. */
 export interface NewSubscription {
@@ -65,7 +64,7 @@ function validateItem(value: unknown, index: number, errors: ErrorItems): NewSub
   }
   const { hook, url } = value;
   let ok = true;
-  if (typeof hook !== "string" || !(HOOKS as readonly string[]).includes(hook)) {
+  if (!isHook(hook)) {
     ok = false;
     if (errors.full) errors.skip();
     else {

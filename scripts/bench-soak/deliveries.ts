@@ -6,8 +6,9 @@
  */
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
+import { HOOKS } from "../../contract/hooks";
 import { type Context, JSON_TYPE, run, sleep } from "./scenarios";
-import { authFor, DELIVERY_SHOP, DELIVERY_SHOP_KEY, HOOKS } from "./shops";
+import { authFor, DELIVERY_SHOP, DELIVERY_SHOP_KEY } from "./shops";
 
 /** Switches the soak's simulator runs with: short waits, so retries and timeouts happen all the time. */
 export const SOAK_DELIVERY_SWITCHES = {

@@ -4,8 +4,9 @@
  * scenario does not expect is "unexpected".
  */
 import { Agent } from "node:http";
+import { HOOKS } from "../../contract/hooks";
 import { type Call, type Reply, send } from "./http";
-import { authFor, HOOKS, WRITER_SHOPS, writerKey } from "./shops";
+import { authFor, WRITER_SHOPS, writerKey } from "./shops";
 import type { Stats } from "./stats";
 
 /** Largest body the API accepts, in bytes (simulator/constants.ts). */

@@ -1,10 +1,8 @@
 /** The shops and keys of the soak: writers' shops, an intruder that owns nothing. */
 import type { ShopSeed } from "../../simulator";
 
-/** Writer shops (each with the three hooks: 3 writers per shop). */
+/** Writer shops (each with the three hooks of contract/hooks.ts: one writer per hook and shop). */
 export const WRITER_SHOPS = 10;
-/** The three hooks, one writer each per shop. */
-export { HOOKS } from "../../contract/hooks";
 /** Key of the shop that owns no subscription (its DELETEs of others' ids must be refused). */
 export const INTRUDER_KEY = "soak-intruder-key";
 

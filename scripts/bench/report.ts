@@ -1,7 +1,7 @@
 import { bytes, count, millis, seconds } from "./format";
 import type { GoalRow } from "./goals";
 import { type BenchOptions, runsAt, SMALL_FLEET_MAX_SHOPS, settingLabel } from "./options";
-import { type BenchData, contenderLabel, perResource } from "./samples";
+import { type BenchData, contenderLabel, type FleetMedians, perResource } from "./samples";
 import { markdownTable } from "./table";
 
 /** The goal rows as a markdown table. */
@@ -20,34 +20,25 @@ export function goalTable(rows: readonly GoalRow[]): string {
 
 /** Every measured fleet: times, time per resource, API calls and bytes; the plain script last. */
 export function scalingTable(data: BenchData): string {
+  /** The cells a deployment and a plain run both have: size, times, time per resource, API calls. */
+  const measured = (m: FleetMedians): string[] => [
+    count(m.shops),
+    count(m.resources),
+    seconds(m.upMs),
+    seconds(m.destroyMs),
+    millis(perResource(m.upMs, m.resources)),
+    millis(perResource(m.destroyMs, m.resources)),
+    `${count(m.upCalls)} / ${count(m.destroyCalls)}`,
+  ];
   const rows = data.deployments.map((d) => [
     contenderLabel(d.contender),
     settingLabel(d.setting),
-    count(d.shops),
-    count(d.resources),
-    seconds(d.upMs),
-    seconds(d.destroyMs),
-    millis(perResource(d.upMs, d.resources)),
-    millis(perResource(d.destroyMs, d.resources)),
-    `${count(d.upCalls)} / ${count(d.destroyCalls)}`,
+    ...measured(d),
     bytes(d.providerBytes),
     bytes(d.stateBytes),
     bytes(perResource(d.stateBytes, d.resources)),
   ]);
-  const plain = data.plain.map((p) => [
-    "plain script",
-    "(no engine)",
-    count(p.shops),
-    count(p.resources),
-    seconds(p.upMs),
-    seconds(p.destroyMs),
-    millis(perResource(p.upMs, p.resources)),
-    millis(perResource(p.destroyMs, p.resources)),
-    `${count(p.upCalls)} / ${count(p.destroyCalls)}`,
-    "-",
-    "-",
-    "-",
-  ]);
+  const plain = data.plain.map((p) => ["plain script", "(no engine)", ...measured(p), "-", "-", "-"]);
   return markdownTable(
     [
       "provider",

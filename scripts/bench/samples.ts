@@ -11,10 +11,8 @@ export function contenderLabel(contender: Contender): string {
   return contender === "floor" ? "engine floor" : contender;
 }
 
-/** Medians of `up` then `destroy` of S shops x 3 hooks through the Pulumi engine. */
-export interface DeploymentSample {
-  readonly contender: Contender;
-  readonly setting: EngineSetting;
+/** Medians of `up` then `destroy` of a fleet of S shops x 3 hooks, with or without the engine. */
+export interface FleetMedians {
   readonly shops: number;
   readonly resources: number;
   readonly upMs: number;
@@ -22,6 +20,12 @@ export interface DeploymentSample {
   /** API requests the simulator logged during `up` / `destroy`. */
   readonly upCalls: number;
   readonly destroyCalls: number;
+}
+
+/** Medians of `up` then `destroy` of S shops x 3 hooks through the Pulumi engine. */
+export interface DeploymentSample extends FleetMedians {
+  readonly contender: Contender;
+  readonly setting: EngineSetting;
   /** The same calls by HTTP method, e.g. { GET: 100, POST: 100 } (why each call: goal 4). */
   readonly upByMethod?: Readonly<Record<string, number>>;
   readonly destroyByMethod?: Readonly<Record<string, number>>;
@@ -32,14 +36,7 @@ export interface DeploymentSample {
 }
 
 /** Medians of the plain script (no engine) making the minimum calls for the same fleet. */
-export interface PlainSample {
-  readonly shops: number;
-  readonly resources: number;
-  readonly upMs: number;
-  readonly destroyMs: number;
-  readonly upCalls: number;
-  readonly destroyCalls: number;
-}
+export type PlainSample = FleetMedians;
 
 /** Goal 6: one fleet as many stacks side by side versus one stack (the fleet helper's measurement). */
 export interface FleetComparison {

@@ -7,7 +7,7 @@ import { floorFleetProgram } from "./floor/program";
 import { naiveFleetProgram } from "./naive/program";
 import { type EngineSetting, settingEnv } from "./options";
 import { plainRun } from "./plainClient";
-import type { Contender, DeploymentSample, PlainSample } from "./samples";
+import type { Contender, DeploymentSample, FleetMedians, PlainSample } from "./samples";
 import { stateFigures } from "./stateFile";
 import { median } from "./table";
 import { BENCH_STACK_NAME, benchStack, timed } from "./workspace";
@@ -94,6 +94,21 @@ type Measured = Omit<
   readonly destroyByMethod: Record<string, number>;
 };
 type MeasuredNumber = Exclude<keyof Measured, "upByMethod" | "destroyByMethod">;
+/** One run's times and API calls, as every fleet measurement takes them. */
+type RunFigures = Omit<FleetMedians, "shops" | "resources">;
+
+/** The fleet of `shops` and the medians of its runs' times and API calls. */
+function fleetMedians(shops: number, samples: readonly RunFigures[]): FleetMedians {
+  const med = (key: keyof RunFigures) => median(samples.map((s) => s[key]));
+  return {
+    shops,
+    resources: shops * HOOKS.length,
+    upMs: med("upMs"),
+    destroyMs: med("destroyMs"),
+    upCalls: med("upCalls"),
+    destroyCalls: med("destroyCalls"),
+  };
+}
 
 async function deployOnce(
   sim: RunningSimulator,
@@ -172,12 +187,7 @@ export async function measureDeployment(
   return {
     contender,
     setting,
-    shops,
-    resources: shops * HOOKS.length,
-    upMs: med("upMs"),
-    destroyMs: med("destroyMs"),
-    upCalls: med("upCalls"),
-    destroyCalls: med("destroyCalls"),
+    ...fleetMedians(shops, samples),
     upByMethod: medianByMethod(samples.map((s) => s.upByMethod)),
     destroyByMethod: medianByMethod(samples.map((s) => s.destroyByMethod)),
     providerBytes: med("providerBytes"),
@@ -189,7 +199,7 @@ export async function measureDeployment(
 export async function measurePlain(shops: number, runs: number): Promise<PlainSample> {
   const seeds = shopSeeds(shops);
   const sim = await startSimulator({ shops: seeds, requestLogLimit: REQUEST_LOG_LIMIT });
-  const samples: Array<Omit<PlainSample, "shops" | "resources">> = [];
+  const samples: RunFigures[] = [];
   try {
     for (let run = 1; run <= runs; run++) {
       await freshSimulator(sim);
@@ -208,13 +218,5 @@ export async function measurePlain(shops: number, runs: number): Promise<PlainSa
   } finally {
     await sim.close();
   }
-  const med = (key: keyof (typeof samples)[number]) => median(samples.map((s) => s[key]));
-  return {
-    shops,
-    resources: shops * HOOKS.length,
-    upMs: med("upMs"),
-    destroyMs: med("destroyMs"),
-    upCalls: med("upCalls"),
-    destroyCalls: med("destroyCalls"),
-  };
+  return fleetMedians(shops, samples);
 }

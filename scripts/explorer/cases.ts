@@ -3,7 +3,8 @@
  * as it was when the issue was filed (issue 26's are in cases26.ts). `npm run explore -- --cases` replays
  * them all (each must pass once the provider is fixed); `--replay` runs any one of them.
  */
-import type { DeclName, Hook, ShopEntry, StackName, Step, Target } from "./model";
+import type { Hook } from "../../contract/hooks";
+import type { DeclName, ShopEntry, StackName, Step, Target } from "./model";
 
 /** Hooks, short. */
 export const ORDERS: Hook = "order_status_change";
@@ -130,7 +131,7 @@ export const ISSUE_13_CASES: readonly NamedCase[] = [
   {
     name: "8 (found after the fixes, seed 203) up --refresh then destroy --refresh: destroy leaves the subscription",
     steps: [
-      add("one", "sub-bravo", "shipment_label_created", 1, "default", true),
+      add("one", "sub-bravo", LABELS, 1, "default", true),
       op("one", "upRefresh"),
       op("one", "destroyRefresh"),
     ],

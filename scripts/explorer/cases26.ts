@@ -9,6 +9,7 @@ import {
   REFUSED_URL,
   type StackName,
   type Step,
+  type Target,
   type TargetedOperation,
   type TargetMode,
 } from "./model";
@@ -26,6 +27,22 @@ const RENAMED_TARGETED: readonly Step[] = [
   { kind: "rename", stack: "one", name: "sub-alpha", to: "sub-bravo", alias: false },
   targeted("one", "up", "target", "sub-bravo"),
 ];
+
+/**
+ * A deployed hook (sub-alpha, ORDERS, default shop) declared again as sub-bravo under the shops entry `alt`,
+ * which names the same shop through the main service by `spelling` with `key`; then `up --target sub-bravo`
+ * and a full `up`.
+ */
+function redeclaredUnderAlt(spelling: Target["spelling"], key: Target["key"]): Step[] {
+  return [
+    { kind: "config", stack: "one", entry: "alt", target: { service: "main", spelling, key } },
+    add("one", "sub-alpha", ORDERS, 0),
+    op("one", "up"),
+    add("one", "sub-bravo", ORDERS, 1, "alt"),
+    targeted("one", "up", "target", "sub-bravo"),
+    op("one", "up"),
+  ];
+}
 
 /** Three hooks declared for a shop with no subscription (their first rollout is one POST and one read-back). */
 const THREE_HOOKS: readonly Step[] = [
@@ -66,35 +83,11 @@ export const ISSUE_26_CASES: readonly NamedCase[] = [
   },
   {
     name: "26.1b a deployed hook declared again under a shops entry with the default shop's key: up --target <second> overwrites the first's subscription",
-    steps: [
-      {
-        kind: "config",
-        stack: "one",
-        entry: "alt",
-        target: { service: "main", spelling: "ip", key: "acme1" },
-      },
-      add("one", "sub-alpha", ORDERS, 0),
-      op("one", "up"),
-      add("one", "sub-bravo", ORDERS, 1, "alt"),
-      targeted("one", "up", "target", "sub-bravo"),
-      op("one", "up"),
-    ],
+    steps: redeclaredUnderAlt("ip", "acme1"),
   },
   {
     name: "26.1b the same with the shop's second key (localhost): up --target <second>",
-    steps: [
-      {
-        kind: "config",
-        stack: "one",
-        entry: "alt",
-        target: { service: "main", spelling: "localhost", key: "acme2" },
-      },
-      add("one", "sub-alpha", ORDERS, 0),
-      op("one", "up"),
-      add("one", "sub-bravo", ORDERS, 1, "alt"),
-      targeted("one", "up", "target", "sub-bravo"),
-      op("one", "up"),
-    ],
+    steps: redeclaredUnderAlt("localhost", "acme2"),
   },
   {
     name: "26.2 a hook's URL set as secret stack config (hooksFromConfig): stored in plain text in state, backups, history, export",

@@ -3,7 +3,8 @@
  * bracketed by snapshots of every service, so each created, re-pointed or deleted subscription is
  * attributed to the one actor that ran in between (a stack, or the back office).
  */
-import type { Hook, StackName } from "./model";
+import type { Hook } from "../../contract/hooks";
+import type { StackName } from "./model";
 
 /** A live subscription of one real shop (`<service>/<shop>`). */
 export interface LiveSub {

@@ -4,6 +4,7 @@
  * world those steps build. Everything here is plain JSON so that a failing sequence prints as a replayable
  * command line. How a step changes a declaration is in edits.ts.
  */
+import { HOOKS, type Hook } from "../../contract/hooks";
 
 /** The two stacks of one exploration; both work on the same shops. */
 export const STACK_NAMES = ["one", "two"] as const;
@@ -14,13 +15,6 @@ export type StackName = (typeof STACK_NAMES)[number];
 export const SERVICE_NAMES = ["main", "other"] as const;
 /** A simulated Shipping service. */
 export type ServiceName = (typeof SERVICE_NAMES)[number];
-
-import { HOOKS, type Hook } from "../../contract/hooks";
-
-/** A hook of the API. */
-export type { Hook };
-/** The three hooks of the API, as its contract lists them. */
-export { HOOKS };
 
 /** Shops and their read-write keys, identical on both services: acme has two keys, globex one. */
 export const SHOP_KEYS = {

@@ -4,12 +4,12 @@
  * back-office client that changes subscriptions out of band.
  */
 
+import type { Hook } from "../../contract/hooks";
 import type { FaultSpec, RunningSimulator, ShopSeed, Switches } from "../../simulator";
 import { startSimulator } from "../../simulator";
 import type { LiveSub, Snapshot } from "./ledger";
 import {
   type FaultName,
-  type Hook,
   type KEY_NAMES,
   SERVICE_NAMES,
   type ServiceName,

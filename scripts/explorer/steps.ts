@@ -3,10 +3,10 @@
  * faults) then one operation (full, targeted, or a killed `up`).
  */
 import fc from "fast-check";
+import { HOOKS } from "../../contract/hooks";
 import {
   type DeclName,
   type FaultName,
-  HOOKS,
   KEY_NAMES,
   type Operation,
   type ProgramShape,

@@ -5,7 +5,6 @@
  * `mustFail` marks requests invalid by construction, which must get a 4xx whatever the state.
  */
 import fc from "fast-check";
-import { BODY_LIMIT_BYTES } from "./bad-parts";
 import { anyCreate, GOOD_AUTH, JSON_TYPE, PLACEHOLDERS, validCreate } from "./bodies";
 import { brokenHttp } from "./broken-http";
 import { COLLECTION, type MalformedRequest, malformedRequest } from "./malformed";
@@ -156,6 +155,3 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
   { weight: 3, arbitrary: brokenHttp },
   { weight: 7, arbitrary: malformed },
 );
-
-/** The largest body a request may carry (for the huge-body case), in bytes. */
-export const LARGEST_BODY_BYTES = BODY_LIMIT_BYTES + 64 * 1024;

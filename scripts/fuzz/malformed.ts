@@ -1,12 +1,5 @@
 import fc from "fast-check";
-import {
-  BODY_LIMIT_BYTES,
-  badIdSegment,
-  brokenJson,
-  NAMED_BAD_IDS,
-  VALID_POST_BODY,
-  wrongTypes,
-} from "./bad-parts";
+import { BODY_LIMIT_BYTES, badIdSegment, brokenJson, VALID_POST_BODY, wrongTypes } from "./bad-parts";
 
 /** One request to throw at the simulator. */
 export interface MalformedRequest {
@@ -266,17 +259,4 @@ export function malformedRequest(f: Fixture): fc.Arbitrary<MalformedRequest> {
     ...request,
     headers: { ...extra, ...request.headers },
   }));
-}
-
-/** The named examples of issue 10, sent once each whatever the sample holds. */
-export function namedRequests(f: Fixture): MalformedRequest[] {
-  const headers = { authorization: `bearer ${b64(f.key)}` };
-  return NAMED_BAD_IDS.flatMap((ids) =>
-    ["GET", "DELETE"].map((method) => ({
-      kind: `id list ${ids}`,
-      method,
-      path: `${COLLECTION}/${ids}`,
-      headers,
-    })),
-  );
 }
