@@ -9,7 +9,7 @@
  * 503 and 504 and connection failures, with the rule for a POST whose outcome is unknown), and what the two
  * have alike (`retryDelayMs`, `parseRetryAfter`) is client policy and HTTP's Retry-After syntax, which the
  * API's spec does not define (production documents no Retry-After), so it does not belong in contract/;
- * and the simulator may not import provider/ (test/unit/layout.test.ts).
+ * and the simulator may not import provider/ (test/tooling/layout.test.ts).
  */
 
 /** Retry settings of the CLI; every duration in milliseconds. */

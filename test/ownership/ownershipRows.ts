@@ -3,6 +3,7 @@
  * live subscriptions, the recorded subscription, a row of facts, and a verdict in a few words.
  */
 import type { LiveSubscription } from "../../provider/client/apiSchemas";
+import type { ShopTarget } from "../../provider/config/settings";
 import {
   decideRecorded,
   type GoneAnswer,
@@ -12,7 +13,6 @@ import {
   type ShopFacts,
   type Verdict,
 } from "../../provider/rules/ownership";
-import type { ShopTarget } from "../../provider/config/settings";
 
 export const API = "http://127.0.0.1:1";
 export const OTHER_API = "http://127.0.0.1:2";
