@@ -7,6 +7,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,8 +26,11 @@ const TS_NODE = "ts-node@10.9.2";
 const INSTALL_DEADLINE_MS = 300_000;
 /** Marks an install that finished; an install is renamed into place only once it has. */
 const READY_MARKER = ".official-path-ready";
-/** Installs of other builds are removed once this old (a run of another build may still use a newer one). */
-const STALE_AFTER_MS = 24 * 60 * 60_000;
+/**
+ * Installs of other builds are removed once no run has used them for this long (a run of another build, in
+ * another checkout, may still be using a recent one). About 130 MB each: a day's builds once left 11 GB.
+ */
+const STALE_AFTER_MS = 2 * 60 * 60_000;
 /** Where the installs live. */
 const INSTALLS = join(tmpdir(), "pulumi-shipping-webhooks-official");
 
@@ -115,14 +119,15 @@ async function installFor(tarball: string, kind: ModuleKind): Promise<string> {
     .digest("hex")
     .slice(0, 16);
   const root = join(INSTALLS, `${kind}-${key}`);
-  if (!existsSync(join(root, READY_MARKER))) {
-    await install(root, tarball, kind);
-    removeStaleInstalls(root);
-  }
+  if (!existsSync(join(root, READY_MARKER))) await install(root, tarball, kind);
+  // Marks the install used now (a stale one is one no run has used for STALE_AFTER_MS).
+  const now = new Date();
+  utimesSync(root, now, now);
+  removeStaleInstalls(root);
   return root;
 }
 
-/** Removes the installs of other builds that no run has made for a day. */
+/** Removes the installs of other builds that no run has used for {@link STALE_AFTER_MS}. */
 function removeStaleInstalls(current: string): void {
   for (const name of readdirSync(INSTALLS)) {
     const path = join(INSTALLS, name);
