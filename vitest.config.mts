@@ -23,11 +23,13 @@ const WORKERS = 2;
  * - `<name>.test.ts` (also `<name>.property.test.ts`, `<name>.table.test.ts`): the fast project, in `npm test`;
  * - `<name>.official.test.ts`: official, in `npm test` (project folders through the CLI's language host);
  * - `<name>.engine.test.ts`: engine, in `npm test` (inline programs through the real CLI);
+ * - `<name>.cli.test.ts`: a guarantee's sequence through the CLI in project folders, as official does, in the CI
+ *   stage cli (`npm test` holds the same rule's table, integration and engine tests, and keeps to 10 minutes);
  * - `<name>.e2e.test.ts`, `.s3.test.ts`, `.faults.test.ts`, `.packages.test.ts`, `.plugin.test.ts`: the CI
  *   stage of that name (`npm run test:<stage>`, .ci/run);
  * - `<name>.newest.test.ts`: only the newest-pair stage (vitest.toolchains.config.mts).
  */
-const KINDS = ["official", "engine", "e2e", "s3", "faults", "packages", "plugin", "newest"] as const;
+const KINDS = ["official", "engine", "cli", "e2e", "s3", "faults", "packages", "plugin", "newest"] as const;
 type Kind = (typeof KINDS)[number];
 
 /** The files of one kind, in every behaviour's folder. */
@@ -106,7 +108,10 @@ export default defineConfig({
       // The fixed-seed explorer, one engine test per operation and refusal kind, and what only the engine shows
       // on the user's paths of review, drift and secrets.
       engineProject("engine"),
-      // CI stages (.ci/run): npm run test:e2e, test:s3, test:faults, test:packages, test:plugin.
+      // CI stages (.ci/run): npm run test:cli, test:e2e, test:s3, test:faults, test:packages, test:plugin.
+      // cli: what official does, for each guarantee's sequence (a partner's subscription, a late write, config
+      // mistakes, export and import, a program that declares nothing), with the official path's packages.
+      engineProject("cli", { groupOrder: 1, globalSetup: OFFICIAL_SETUP }),
       // e2e: the other engine tests. s3: versitygw, the s3:// backend and two CI runners on one bucket. faults:
       // the fault matrix and SIGKILLs mid-`up` under skip checkpoints. packages: the packed tarball installed
       // with --omit=dev, and under pnpm and yarn.

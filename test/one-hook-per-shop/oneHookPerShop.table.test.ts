@@ -3,7 +3,7 @@
  * declarations the engine checked before it in the deployment (provider/facts/declarations.ts, one function
  * for the question), and what a create answers for two keys of one shop. The program's own check and a batch's
  * duplicate ask the same {@link HookDeclarers}; their integration and CLI tests are beside this file:
- * test/one-hook-per-shop/oneHookPerShop.test.ts and ignoreChanges.official.test.ts.
+ * test/one-hook-per-shop/oneHookPerShop.test.ts and ignoreChanges.cli.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import type { ShopTarget } from "../../provider/config/settings";

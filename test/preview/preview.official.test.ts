@@ -112,7 +112,7 @@ describe("pulumi preview tells what up will do", () => {
     sim.reset();
     const erp = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
     await erp.create([{ hook: "order_status_change", url: ERP_URL }]);
-    // The ERP's subscription is refused by default (test/takeover/takeover.official.test.ts); this program opts in.
+    // The ERP's subscription is refused by default (test/takeover/takeover.cli.test.ts); this program opts in.
     const shop = await project(
       "preview-warn",
       ACME_KEY,
