@@ -157,7 +157,7 @@ export class ShippingProvider {
       writes: this.#writes,
       resolve: (shop: string | undefined) => this.#targetOf(shop),
       configured: () => this.#targets.configured(),
-      declaredIn: (hook: string, url: string) => this.#declarations.declaredIn(hook, url),
+      declaredIn: (hook: string, own: string) => this.#declarations.declaredIn(hook, own),
     };
     return settleOwnership(ctx, operation, recorded, named);
   }

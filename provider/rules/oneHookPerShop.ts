@@ -25,13 +25,28 @@ export class HookDeclarers {
   }
 }
 
+/** Who declares a hook when the host does not name the resource and it has no state yet. */
+export const NEW_RESOURCE = "a resource with no state";
+
+/**
+ * Who declares, for a resource with state, when the host does not say its URN (the dynamic host): its recorded
+ * shop name, hook and URL, which the engine gives check as the old inputs and delete as the recorded ones. No
+ * two resources of a stack record the same (one hook per shop); a replacement of the resource declares as it.
+ */
+export function recordedDeclarer(shop: unknown, hook: string, url: string): string {
+  return `recorded\u0000${typeof shop === "string" ? shop : ""}\u0000${hook}\u0000${url}`;
+}
+
 /** Why a declaration, found at check, is the second of its hook for its shop. */
 export type SecondDeclaration =
   /** Another resource (by URN) declares the hook for the same shop name. */
   | { readonly by: "resource"; readonly urn: string }
   /** A resource declares it under another shop name with the same API and key. */
   | { readonly by: "shopName"; readonly label: string }
-  /** Another resource of this shop name declares it at another URL: one keeps its hook through `ignoreChanges`. */
+  /**
+   * Another resource of this shop name declares it (the host does not say which): the program refuses that
+   * itself, so one of them keeps its recorded hook through `ignoreChanges: ["hook"]`.
+   */
   | { readonly by: "keptHook" };
 
 /** The failure, on the resource's `hook`, of a second declaration found at check. */

@@ -8,6 +8,7 @@
  * test/ownership/ownership.read.test.ts and test/ownership/ownership.writes.test.ts state the rule as tables.
  */
 import type { LiveSubscription } from "../client/apiSchemas";
+import type { ShopTarget } from "../config/settings";
 import { declaredElsewhere } from "../refusals/takeoverMessages";
 import { diffVerdict } from "./diffRule";
 import { goneVerdict, locate } from "./locateRule";
@@ -18,9 +19,10 @@ import {
   named,
   pinRefusal,
   type RecordedFacts,
+  type ShopFacts,
   type Verdict,
 } from "./ownershipFacts";
-import { isHookAtUrl, type Recorded, type ShopIdentity, shopIdentityOf } from "./recorded";
+import { isHookAtUrl, isSameShop, type Recorded, type ShopIdentity, shopIdentityOf } from "./recorded";
 
 export type { GoneAnswer, Operation, RecordedFacts, ShopFacts, Verdict } from "./ownershipFacts";
 export { isRecorded, pinRefusal, type Recorded, type ShopIdentity, shopIdentityOf };
@@ -33,10 +35,37 @@ export { isRecorded, pinRefusal, type Recorded, type ShopIdentity, shopIdentityO
 export function decideRecorded(facts: RecordedFacts): Verdict {
   const verdict = decideAlone(facts);
   if (facts.operation !== "delete" || verdict.kind !== "ours") return verdict;
-  if (facts.handedOnIn?.includes(verdict.target.shopKey) === true) return { kind: "claimed" };
-  if (facts.declaredIn?.includes(verdict.target.shopKey) !== true) return verdict;
+  const handedOn = declaresIn(facts, facts.handedOnIn, verdict.target);
+  if (handedOn !== false) return handedOn === true ? { kind: "claimed" } : handedOn;
+  const declared = declaresIn(facts, facts.declaredIn, verdict.target);
+  if (declared !== true) return declared === false ? verdict : declared;
   const live = verdict.live ?? facts.recorded;
   return { kind: "refuse", error: declaredElsewhere(verdict.target, { id: live.id, hook: live.hook }) };
+}
+
+/**
+ * Whether one of `shopKeys` (where another resource declares the hook) is `at`'s shop: its key, or another
+ * configured key that the service reports to be the same shop (both listings name it); a listing this needs
+ * is asked for first. A shop whose listing names no shop cannot be told: not the same.
+ */
+function declaresIn(
+  facts: RecordedFacts,
+  shopKeys: readonly string[] | undefined,
+  at: ShopTarget,
+): boolean | Verdict {
+  if (shopKeys === undefined || shopKeys.length === 0) return false;
+  if (shopKeys.includes(at.shopKey)) return true;
+  const shops = [facts.named, ...facts.others].filter((s): s is ShopFacts => !("missing" in s));
+  const here = shops.find((s) => s.target.shopKey === at.shopKey);
+  for (const other of shops.filter((s) => shopKeys.includes(s.target.shopKey))) {
+    if (here === undefined) return false;
+    if (here.listing === undefined) return { kind: "needListing", target: here.target };
+    if (other.listing === undefined) return { kind: "needListing", target: other.target };
+    const identity = shopIdentityOf(here.listing);
+    const theirs = shopIdentityOf(other.listing);
+    if (identity !== undefined && theirs !== undefined && isSameShop(identity, theirs)) return true;
+  }
+  return false;
 }
 
 /** The verdict about a recorded subscription, by what state, the configuration and the service say of it. */

@@ -7,6 +7,7 @@ import type { LiveSubscription } from "../client/apiSchemas";
 import type { NewSubscription } from "../client/shippingClient";
 import type { Clients } from "../config/clients";
 import type { ShopTarget } from "../config/settings";
+import { ShippingError } from "../errors/shippingError";
 import type { Claims } from "../facts/claims";
 import type { Declarations } from "../facts/declarations";
 import type { ShopViews } from "../facts/shopViews";
@@ -14,7 +15,7 @@ import type { StackRecords } from "../facts/stackRecords";
 import { overwrittenAtOnce } from "../refusals/createOutcomes";
 import { pinMismatch, WRITTEN_AND_UNDONE } from "../refusals/pin";
 import { takeoverRefused } from "../refusals/takeoverMessages";
-import { declaredTwice } from "../rules/oneHookPerShop";
+import { declaredTwice, secondDeclarationRefusal } from "../rules/oneHookPerShop";
 import { type ShopIdentity, shopIdentityOf } from "../rules/ownership";
 import { isHookAtUrl } from "../rules/recorded";
 import { BATCH_WINDOW_MS, Batcher, type ItemResult } from "./batcher";
@@ -173,7 +174,12 @@ export class CreateBatches {
     const plans = planBatch(this.#ctx, target, identity, listing, requests);
     plans.forEach((plan, i) => {
       const { hook } = requests[i] as CreateRequest;
-      if (plan.kind === "refuse") results[i] = { error: declaredTwice(target, identity?.shopId, hook) };
+      if (plan.kind === "refuse")
+        results[i] = {
+          error: plan.keptHook
+            ? new ShippingError(secondDeclarationRefusal({ by: "keptHook" }, hook, target, undefined))
+            : declaredTwice(target, identity?.shopId, hook),
+        };
       else if (plan.kind === "refuseTakeover") results[i] = { error: takeoverRefused(target, plan.live) };
       else if (plan.kind === "adopt")
         results[i] = { value: { id: plan.live.id, current: plan.live, seen: true } };

@@ -7,10 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ShopTarget } from "../../provider/config/settings";
-import { Declarations } from "../../provider/facts/declarations";
+import { Declarations, type Declarer } from "../../provider/facts/declarations";
 import { UNKNOWN_VALUE } from "../../provider/inputs/lifecycle";
 import {
   HookDeclarers,
+  recordedDeclarer,
   type SecondDeclaration,
   secondDeclarationRefusal,
 } from "../../provider/rules/oneHookPerShop";
@@ -28,6 +29,13 @@ interface Checked {
   readonly hook: string;
   readonly url?: string;
   readonly urn?: string;
+  /** The resource has state: its recorded hook and URL (check's old inputs), in its shop. */
+  readonly was?: { readonly hook: string; readonly url: string };
+}
+
+/** Who declares, as check tells it: the URN when the host says it, else the resource's recorded inputs. */
+function declarerOf(d: Checked): Declarer {
+  return { urn: d.urn, recorded: d.was && recordedDeclarer(d.shop, d.was.hook, d.was.url) };
 }
 
 const urn = (name: string) => `urn:pulumi:dev::p::shipping:index:WebhookSubscription::${name}`;
@@ -87,17 +95,35 @@ const ROWS: ReadonlyArray<readonly [string, readonly Checked[], Checked, SecondD
     { shop: "acme", key: "k1", hook: ORDERS, url: UNKNOWN_VALUE },
     undefined,
   ],
+  [
+    "a new resource at the URL a resource with state keeps for the hook through ignoreChanges (no URN)",
+    [{ shop: "acme", key: "k1", hook: ORDERS, url: "u1", was: { hook: ORDERS, url: "u1" } }],
+    { shop: "acme", key: "k1", hook: ORDERS, url: "u1" },
+    { by: "keptHook" },
+  ],
+  [
+    "the same, the new resource checked first",
+    [{ shop: "acme", key: "k1", hook: ORDERS, url: "u1" }],
+    { shop: "acme", key: "k1", hook: ORDERS, url: "u1", was: { hook: ORDERS, url: "u1" } },
+    { by: "keptHook" },
+  ],
+  [
+    "a resource with state checked again (its replacement's create, no URN)",
+    [{ shop: "acme", key: "k1", hook: ORDERS, url: "u2", was: { hook: ORDERS, url: "u1" } }],
+    { shop: "acme", key: "k1", hook: ORDERS, url: "u2", was: { hook: ORDERS, url: "u1" } },
+    undefined,
+  ],
 ];
 
 describe("check: is this declaration the second of its hook for its shop?", () => {
   it.each(ROWS)("%s", (_name, earlier, asked, expected) => {
     const declarations = new Declarations();
     for (const d of earlier) {
-      expect(declarations.declare(target(d.shop, d.key), d.hook, d.url, d.urn)).toBeUndefined();
+      expect(declarations.declare(target(d.shop, d.key), d.hook, d.url, declarerOf(d))).toBeUndefined();
     }
-    expect(declarations.declare(target(asked.shop, asked.key), asked.hook, asked.url, asked.urn)).toEqual(
-      expected,
-    );
+    expect(
+      declarations.declare(target(asked.shop, asked.key), asked.hook, asked.url, declarerOf(asked)),
+    ).toEqual(expected);
   });
 
   it("each refusal names the hook, both declarations and the way out, and no URL", () => {
@@ -130,6 +156,24 @@ describe("create: did another key write this hook into the same shop?", () => {
     const declarations = new Declarations();
     declarations.createIn(target("x", "k1"), "shop-1", ORDERS);
     expect(declarations.createIn(target("y", "k2"), "shop-2", ORDERS)).toBe(false);
+  });
+});
+
+describe("delete: which shops does another resource declare the deleted resource's hook in?", () => {
+  const own = recordedDeclarer(undefined, ORDERS, "u1");
+  it.each([
+    ["nothing declares the hook", [], []],
+    ["its own replacement declares it (up --replace, deleteBeforeReplace)", [{ was: "u1", url: "u1" }], []],
+    ["a rename without an alias keeps hook and URL", [{ url: "u1" }], ["k1"]],
+    ["a rename without an alias at another URL", [{ url: "u2" }], ["k1"]],
+    ["another resource with state declares it (ignoreChanges)", [{ was: "u3", url: "u3" }], ["k1"]],
+  ] as const)("%s", (_name, checked, expected) => {
+    const declarations = new Declarations();
+    for (const c of checked)
+      declarations.declare(target("(default)", "k1"), ORDERS, c.url, {
+        recorded: "was" in c ? recordedDeclarer(undefined, ORDERS, c.was) : undefined,
+      });
+    expect(declarations.declaredIn(ORDERS, own)).toEqual(expected.map((k) => `${API}#${k}`));
   });
 });
 

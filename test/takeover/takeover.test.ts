@@ -8,8 +8,8 @@
 import { describe, expect, it } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, LABELS, ORDERS, SHIPMENTS, service } from "../support/services";
-import { ACME_KEY } from "../support/shops";
+import { configOf, LABELS, ORDERS, SHIPMENTS, service, shops } from "../support/services";
+import { ACME_KEY, ACME_SECOND_KEY } from "../support/shops";
 
 const ORDERS_DECLARED: Declaration = { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" };
 const THREE: readonly Declaration[] = [
@@ -98,6 +98,55 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
       expect((await stack.up([renamed])).ok).toBe(true);
       expect(sim.subscriptions("acme").map((s) => s.url)).toEqual(["https://hooks.example.com/o2"]);
       expect(stack.recorded()).toEqual(sim.subscriptions("acme"));
+    },
+  );
+
+  it.each(["new-id", "keep-id"] as const)(
+    "%s: a rename without an alias keeping hook and URL, whose create fails, keeps the old one's subscription live and recorded",
+    async (overwrite) => {
+      const sim = await service({ overwrite });
+      const stack = new Stack(configOf(sim));
+      expect((await stack.up([ORDERS_DECLARED])).ok).toBe(true);
+      const live = sim.subscriptions("acme");
+      // The new resource's check and create cannot list the shop; the service answers again for the delete.
+      sim.addFault({ kind: "status", status: 500, method: "GET", count: 2 });
+      const renamed = { ...ORDERS_DECLARED, name: "orders-renamed" };
+      const up = await stack.up([renamed], { continueOnError: true });
+      sim.clearFaults();
+      expect(up.ok).toBe(false);
+      expect(up.errors.join("\n")).toMatch(/orders: not deleting subscription \d+ \(order_status_change\)/);
+      expect(sim.subscriptions("acme")).toEqual(live);
+      expect(stack.recorded()).toEqual(live);
+      // The service answering again, the next up adopts it under the new name with no write.
+      expect((await stack.up([renamed])).ok).toBe(true);
+      expect(sim.subscriptions("acme")).toEqual(live);
+      expect(stack.recorded()).toEqual(live);
+    },
+  );
+
+  it.each(["new-id", "keep-id"] as const)(
+    "%s: a hook moved to another key of the same shop, whose POST fails, keeps the old one's subscription live and recorded",
+    async (overwrite) => {
+      const sim = await service({ overwrite });
+      const stack = new Stack(
+        configOf(sim, ACME_KEY, { "shipping:shops": shops({ second: { apiKey: ACME_SECOND_KEY } }) }),
+      );
+      expect((await stack.up([ORDERS_DECLARED])).ok).toBe(true);
+      const live = sim.subscriptions("acme");
+      sim.addFault({ kind: "status", status: 500, method: "POST", count: 20 });
+      const moved = {
+        name: "orders-moved",
+        hook: ORDERS,
+        url: "https://hooks.example.com/o2",
+        shop: "second",
+        takeOver: true,
+      };
+      const up = await stack.up([moved], { continueOnError: true });
+      sim.clearFaults();
+      expect(up.ok).toBe(false);
+      expect(up.errors.join("\n")).toMatch(/orders: not deleting subscription \d+ \(order_status_change\)/);
+      expect(sim.subscriptions("acme")).toEqual(live);
+      expect(stack.recorded()).toEqual(live);
     },
   );
 
