@@ -23,6 +23,8 @@ export class Declarations {
   readonly #checked = new Map<string, Map<string, Set<string>>>();
   /** By `shopKey`, then hook: who declares it (a URN, a {@link recordedDeclarer}, or {@link NEW_RESOURCE}). */
   readonly #declarers = new Map<string, Map<string, Set<string>>>();
+  /** By `shopKey`, hook and URL: the resource whose replacement diff decided (its next check has no olds). */
+  readonly #rechecks = new Map<string, string>();
   /** By `shopKey`: hooks declared whose create may still come in this deployment. */
   readonly #awaited = new Map<string, Set<string>>();
   /** By `shopKey`: the URN of the resource that declared each hook first (hosts that say which resource). */
@@ -49,7 +51,11 @@ export class Declarations {
       urls.set(hook, (urls.get(hook) ?? new Set()).add(url));
     }
     // A new resource is told apart by its URL; one not known yet (a preview) tells nothing.
-    const who = declarer.urn ?? declarer.recorded ?? `${NEW_RESOURCE}\u0000${url ?? UNKNOWN_VALUE}`;
+    const who =
+      declarer.urn ??
+      declarer.recorded ??
+      this.#rechecks.get(recheckKey(target, hook, url)) ??
+      `${NEW_RESOURCE}\u0000${url ?? UNKNOWN_VALUE}`;
     const declarers = inner(this.#declarers, target.shopKey);
     const others = [...(declarers.get(hook) ?? [])].filter(
       (d) => d !== who && d !== NEW_UNKNOWN_URL && who !== NEW_UNKNOWN_URL,
@@ -75,12 +81,27 @@ export class Declarations {
   }
 
   /**
-   * The shops (by `shopKey`) for which a resource of this deployment other than `own` (the deleted resource's
-   * {@link recordedDeclarer}: its own replacement, by `up --replace`, declares as it) declares `hook`.
+   * Records that diff decided to replace the resource `recorded` (a {@link recordedDeclarer}) with `hook` at
+   * `url`: the engine checks the replacement again without its old inputs, and that check is the same resource.
    */
-  declaredIn(hook: string, own: string): string[] {
+  expectRecheck(target: ShopTarget, hook: string, url: string, recorded: string): void {
+    this.#rechecks.set(recheckKey(target, hook, url), recorded);
+  }
+
+  /**
+   * The shops (by `shopKey`) for which a resource of this deployment other than `own` (the deleted resource's
+   * {@link recordedDeclarer}) declares `hook`. In `ownShopKey`, a new resource at `ownUrl` is not counted: it
+   * is the resource's own replacement by `up --replace` (which the engine checks without old inputs), or a
+   * rename without an alias that keeps hook and URL, which this host cannot tell apart from it (safety.md).
+   */
+  declaredIn(hook: string, own: { declarer: string; shopKey?: string | undefined; url: string }): string[] {
+    const replacement = `${NEW_RESOURCE}\u0000${own.url}`;
     return [...this.#declarers]
-      .filter(([, hooks]) => [...(hooks.get(hook) ?? [])].some((d) => d !== own))
+      .filter(([shopKey, hooks]) =>
+        [...(hooks.get(hook) ?? [])].some(
+          (d) => d !== own.declarer && !(d === replacement && shopKey === own.shopKey),
+        ),
+      )
       .map(([shopKey]) => shopKey);
   }
 
@@ -117,4 +138,9 @@ function inner<K, V>(outer: Map<string, Map<K, V>>, key: string): Map<K, V> {
     outer.set(key, map);
   }
   return map;
+}
+
+/** The key of a replacement's expected check. */
+function recheckKey(target: ShopTarget, hook: string, url: string | undefined): string {
+  return `${target.shopKey}\u0000${hook}\u0000${url ?? ""}`;
 }

@@ -157,7 +157,8 @@ export class ShippingProvider {
       writes: this.#writes,
       resolve: (shop: string | undefined) => this.#targetOf(shop),
       configured: () => this.#targets.configured(),
-      declaredIn: (hook: string, own: string) => this.#declarations.declaredIn(hook, own),
+      declaredIn: (hook: string, own: Parameters<Declarations["declaredIn"]>[1]) =>
+        this.#declarations.declaredIn(hook, own),
     };
     return settleOwnership(ctx, operation, recorded, named);
   }

@@ -35,7 +35,10 @@ export interface SettleContext {
    * The shops (by `shopKey`) for which a resource of this deployment other than `own` (a recordedDeclarer)
    * declares `hook`.
    */
-  readonly declaredIn: (hook: string, own: string) => string[];
+  readonly declaredIn: (
+    hook: string,
+    own: { declarer: string; shopKey?: string | undefined; url: string },
+  ) => string[];
 }
 
 /**
@@ -119,7 +122,14 @@ function held(claims: Claims, operation: Operation, recorded: Recorded, verdict:
 function handedOn(ctx: SettleContext, recorded: Recorded): Partial<RecordedFacts> {
   const diffed = ctx.records.diffedAs(recorded.api, recorded.id);
   if (diffed === "keepsHook") return {};
-  const shops = ctx.declaredIn(recorded.hook, recordedDeclarer(recorded.shop, recorded.hook, recorded.url));
+  let shopKey: string | undefined;
+  try {
+    shopKey = ctx.resolve(recorded.shop).shopKey;
+  } catch {
+    shopKey = undefined; // Its entry is gone: no replacement of it is declared either.
+  }
+  const declarer = recordedDeclarer(recorded.shop, recorded.hook, recorded.url);
+  const shops = ctx.declaredIn(recorded.hook, { declarer, shopKey, url: recorded.url });
   return diffed === undefined ? { declaredIn: shops } : { handedOnIn: shops };
 }
 

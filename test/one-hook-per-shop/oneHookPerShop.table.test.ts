@@ -159,12 +159,31 @@ describe("create: did another key write this hook into the same shop?", () => {
   });
 });
 
+describe("a replacement, checked again by the engine without its old inputs", () => {
+  const acme = target("acme", "k1");
+  const recorded = recordedDeclarer("acme", ORDERS, "u1");
+  it("is the same resource after diff decided to replace it, and no second declaration", () => {
+    const declarations = new Declarations();
+    expect(declarations.declare(acme, ORDERS, "u2", { recorded })).toBeUndefined();
+    declarations.expectRecheck(acme, ORDERS, "u2", recorded);
+    expect(declarations.declare(acme, ORDERS, "u2", {})).toBeUndefined();
+    expect(declarations.declaredByAnother(acme, ORDERS)).toBe(false);
+  });
+
+  it("without that decision, a new resource at the same URL is a second declaration (ignoreChanges)", () => {
+    const declarations = new Declarations();
+    expect(declarations.declare(acme, ORDERS, "u1", { recorded })).toBeUndefined();
+    expect(declarations.declare(acme, ORDERS, "u1", {})).toEqual({ by: "keptHook" });
+    expect(declarations.declaredByAnother(acme, ORDERS)).toBe(true);
+  });
+});
+
 describe("delete: which shops does another resource declare the deleted resource's hook in?", () => {
   const own = recordedDeclarer(undefined, ORDERS, "u1");
   it.each([
     ["nothing declares the hook", [], []],
     ["its own replacement declares it (up --replace, deleteBeforeReplace)", [{ was: "u1", url: "u1" }], []],
-    ["a rename without an alias keeps hook and URL", [{ url: "u1" }], ["k1"]],
+    ["up --replace: the resource checked again without old inputs, at its URL", [{ url: "u1" }], []],
     ["a rename without an alias at another URL", [{ url: "u2" }], ["k1"]],
     ["another resource with state declares it (ignoreChanges)", [{ was: "u3", url: "u3" }], ["k1"]],
   ] as const)("%s", (_name, checked, expected) => {
@@ -173,7 +192,9 @@ describe("delete: which shops does another resource declare the deleted resource
       declarations.declare(target("(default)", "k1"), ORDERS, c.url, {
         recorded: "was" in c ? recordedDeclarer(undefined, ORDERS, c.was) : undefined,
       });
-    expect(declarations.declaredIn(ORDERS, own)).toEqual(expected.map((k) => `${API}#${k}`));
+    expect(declarations.declaredIn(ORDERS, { declarer: own, shopKey: `${API}#k1`, url: "u1" })).toEqual(
+      expected.map((k) => `${API}#${k}`),
+    );
   });
 });
 
