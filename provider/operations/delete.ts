@@ -15,8 +15,9 @@ export async function deleteResource(
   d: Deployment,
   id: string,
   props: Record<string, unknown>,
+  urn?: string,
 ): Promise<void> {
-  const recorded = recordedOf(id, props);
+  const recorded = { ...recordedOf(id, props), ...(urn !== undefined && urn !== "" ? { urn } : {}) };
   const verdict = await d.settle("delete", recorded, recorded.shop);
   switch (verdict.kind) {
     case "ours":
