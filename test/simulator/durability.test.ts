@@ -75,6 +75,7 @@ describe("start", () => {
     const leftovers = [".state.json.4242.0badf00d.tmp", ".state.json.1.deadbeef.tmp"];
     const kept = [".other.json.4242.0badf00d.tmp", "state.json.bak", ".state.json.x.tmp"];
     for (const name of [...leftovers, ...kept]) writeFileSync(join(dir, name), "{ half a sav");
+    // By hand, not startSim: the test closes it itself, then reads what close left in the folder.
     const sim = await startSimulator({ dataFile });
     expect(readdirSync(dir).sort()).toEqual([...kept].sort());
     await sim.close();

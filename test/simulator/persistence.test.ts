@@ -16,6 +16,7 @@ async function tempFile(name = "state.json"): Promise<string> {
 describe("persistence", () => {
   it("keeps subscriptions and the id counter across a restart", async () => {
     const dataFile = await tempFile();
+    // By hand, not startSim: closed mid-test, so that a second simulator starts from its data file.
     const first = await startSimulator({ dataFile });
     await api(first, "POST", "/webhook_subscriptions", {
       body: subs(["order_status_change", A], ["shipment_label_created", A]),
@@ -83,6 +84,7 @@ describe("persistence", () => {
 
   it("persists a reset (through the control endpoint)", async () => {
     const dataFile = await tempFile();
+    // By hand, not startSim: closed mid-test, so that a second simulator starts from its data file.
     const first = await startSimulator({ dataFile });
     await api(first, "POST", "/webhook_subscriptions", { body: subs(["order_status_change", A]) });
     expect((await call(first.baseUrl, "POST", "/__sim/reset")).status).toBe(204);
@@ -150,6 +152,7 @@ describe("a bad data file is a SimulatorStateError, never a silent empty start",
   ])("%s", async (_name, content, problem) => {
     const dataFile = await tempFile();
     writeFileSync(dataFile, content);
+    // startSimulator itself, not startSim: the start is what must fail.
     const error = await startSimulator({ dataFile }).then(
       () => undefined,
       (e: unknown) => e,
