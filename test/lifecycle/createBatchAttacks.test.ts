@@ -124,7 +124,6 @@ describe("ids of one batched POST", () => {
     // that lists ids in ascending order answers the same; under keep-id ORDERS keeps its low id and an
     // ascending answer swaps the two.
     acme.sim.setSwitches({ overwrite: "keep-id" });
-    onTestFinished(() => acme.sim.setSwitches({ overwrite: "new-id" }));
     const seed = await freshProvider(viaProxy);
     await seed.create({ hook: ORDERS, url: "https://h.example/old" });
     const provider = await freshProvider(viaProxy);
@@ -148,7 +147,6 @@ describe("ids of one batched POST", () => {
   it("so destroy succeeds and leaves both subscriptions behind (orphans no state records)", async () => {
     const viaProxy = { "shipping:apiKey": ACME_KEY, "shipping:baseUrl": proxy.url };
     acme.sim.setSwitches({ overwrite: "keep-id" });
-    onTestFinished(() => acme.sim.setSwitches({ overwrite: "new-id" }));
     const seed = await freshProvider(viaProxy);
     await seed.create({ hook: ORDERS, url: "https://h.example/old" });
     const provider = await freshProvider(viaProxy);

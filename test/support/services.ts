@@ -11,9 +11,7 @@ export const ORDERS = "order_status_change";
 export const SHIPMENTS = "shipment_status_change";
 export const LABELS = "shipment_label_created";
 
-/** acme's and globex's shop_id: the simulator numbers shops by their position in the seed. */
-export const ACME_SHOP_ID = String(TEST_SHOPS.findIndex((s) => s.name === "acme") + 1);
-export const GLOBEX_SHOP_ID = String(TEST_SHOPS.findIndex((s) => s.name === "globex") + 1);
+export { ACME_SHOP_ID, GLOBEX_SHOP_ID } from "./shops";
 
 const running: RunningSimulator[] = [];
 afterEach(async () => {
