@@ -21,7 +21,7 @@ function thrown(fn: () => unknown): ShippingConfigError {
 
 describe("resolveShop", () => {
   it.each(["constructor", "toString", "__proto__"])(
-    "a shop named %s that shipping:shops lacks is unknown, not a property of every object (review)",
+    "a shop named %s that shipping:shops lacks is unknown, not a property of every object",
     (name) => {
       const config = configOf({
         "shipping:baseUrl": "http://127.0.0.1:4010",

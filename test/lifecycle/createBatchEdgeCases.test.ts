@@ -1,7 +1,8 @@
 /**
- * Counterexamples an adversarial review found to the batched creates (one POST per shop, a create waiting for
- * its shop's other declared creates), the refusal when a recorded shop lists nothing, and one hook under two
- * keys of one shop. Each failed on the code it was found against; kept so that they stay fixed.
+ * The edges of the batched creates (one POST per shop, a create waiting for its shop's other declared
+ * creates): a sibling that turns out unchanged, an engine running one step at a time, ids answered in another
+ * order, a sibling the service fails on; the refusal when a recorded shop lists nothing; one hook under two
+ * keys of one shop.
  */
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -140,13 +141,13 @@ describe("ids of one batched POST", () => {
       hook: c.outs.hook,
       liveHookOfRecordedId: live.find((s) => s.id === Number(c.id))?.hook,
     }));
-    // Observed: each resource records the other hook's subscription.
+    // Matched by position, each resource would record the other hook's subscription.
     expect(recordedVsLive).toEqual(
       created.map((c) => ({ hook: c.outs.hook, liveHookOfRecordedId: c.outs.hook })),
     );
   });
 
-  it("so destroy succeeds and leaves both subscriptions behind (orphans no state records)", async () => {
+  it("so destroy deletes both subscriptions: none is left that no state records", async () => {
     const viaProxy = { "shipping:apiKey": ACME_KEY, "shipping:baseUrl": proxy.url };
     acme.sim.setSwitches({ overwrite: "keep-id" });
     const seed = await freshProvider(viaProxy);
@@ -162,7 +163,7 @@ describe("ids of one batched POST", () => {
     await Promise.all(
       created.map((c) => destroyer.deleteSubscription(c.id, c.outs as unknown as Record<string, unknown>)),
     );
-    // Observed: both hooks are still subscribed (each delete saw "another hook" under its id and left it).
+    // With the ids swapped, each delete would see "another hook" under its id and leave it: two orphans.
     expect(acme.sim.subscriptions("acme").map((s) => s.hook)).toEqual([]);
   });
 });
@@ -244,13 +245,13 @@ describe("a sibling whose content makes the service fail (5xx)", () => {
       provider.create(decl(SHIPMENTS)),
       provider.create({ hook: ORDERS, url: "https://h.example/poison" }),
     ]);
-    // Before batching each hook had its own POST and SHIPMENTS was subscribed. Observed: both fail with the
-    // 500 of the shared POST, on every `up`, for as long as the other hook is declared.
+    // As when each hook had its own POST: SHIPMENTS is subscribed. Failing both with the 500 of the shared
+    // POST would block SHIPMENTS on every `up` for as long as the other hook is declared.
     expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected"]);
   });
 });
 
-describe("one hook per shop under two keys of one shop (pre-existing; found while attacking two keys)", () => {
+describe("one hook per shop under two keys of one shop", () => {
   it("adding the hook under a second key of the shop fails when the first declaration is already deployed", async () => {
     // README, Guarantees: "One hook per shop: ... under two keys of one shop (when the service reports
     // shop_id) it fails before the second write." Here the first declaration was deployed by an earlier `up`.
@@ -282,8 +283,9 @@ describe("one hook per shop under two keys of one shop (pre-existing; found whil
       live: acme.sim.subscriptions("acme").map((s) => [s.id, s.url]),
       firstRecords: [Number(orders.id), "https://h.example/first"],
     };
-    // Observed: the second create succeeds and overwrites the first's subscription; the first resource still
-    // records an id (and URL) that is no longer live, and `up` reports success.
+    // Letting it through would overwrite the first's subscription, leaving the first resource recording an id
+    // (and URL) no longer live while `up` reports success.
     expect(outcome.secondCreate).toBe("rejected");
+    expect(outcome.live).toEqual([outcome.firstRecords]);
   });
 });

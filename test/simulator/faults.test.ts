@@ -228,7 +228,7 @@ describe("durations beyond a Node timer (2^31-1 ms)", () => {
   });
 });
 
-describe("the fault list is bounded (issue 36 item 8)", () => {
+describe("the fault list is bounded", () => {
   it(`refuses a fault past MAX_FAULTS (${MAX_FAULTS}) with 422, so each answer lists at most ${MAX_FAULTS}`, async () => {
     const sim = await startSim();
     const fault = { kind: "latency", ms: 1, method: "DELETE" };
