@@ -120,21 +120,28 @@ describe("ids of one batched POST", () => {
   });
   afterAll(() => new Promise<void>((resolve) => proxy.server.close(() => resolve())));
 
-  it("each create records its own hook's id, whatever order the service answers them in", async () => {
-    const viaProxy = { "shipping:apiKey": ACME_KEY, "shipping:baseUrl": proxy.url };
-    // The shop has ORDERS already (a low id); the program declares SHIPMENTS and ORDERS (another URL): one
-    // POST of [SHIPMENTS (new id), ORDERS (overwritten)]. Under new-id the answer is [high, higher]; a service
-    // that lists ids in ascending order answers the same; under keep-id ORDERS keeps its low id and an
-    // ascending answer swaps the two.
+  const viaProxy = () => ({ "shipping:apiKey": ACME_KEY, "shipping:baseUrl": proxy.url });
+
+  /**
+   * The shop has ORDERS already (a low id); the program declares SHIPMENTS and ORDERS (another URL): one POST
+   * of [SHIPMENTS (new id), ORDERS (overwritten)]. Under new-id the answer is [high, higher]; a service that
+   * lists ids in ascending order answers the same; under keep-id ORDERS keeps its low id and an ascending
+   * answer swaps the two.
+   */
+  async function createBothUnderKeepId() {
     acme.sim.setSwitches({ overwrite: "keep-id" });
-    const seed = await freshProvider(viaProxy);
+    const seed = await freshProvider(viaProxy());
     await seed.create({ hook: ORDERS, url: "https://h.example/old" });
-    const provider = await freshProvider(viaProxy);
+    const provider = await freshProvider(viaProxy());
     // The seed stands for a subscription made outside the stack: the resource opts in to take it over.
-    const created = await Promise.all([
+    return Promise.all([
       provider.create(decl(SHIPMENTS)),
       provider.create({ ...decl(ORDERS), takeOver: true }),
     ]);
+  }
+
+  it("each create records its own hook's id, whatever order the service answers them in", async () => {
+    const created = await createBothUnderKeepId();
     expect(posts().at(-1)?.body).toMatchObject({ data: { webhook_subscriptions: [{}, {}] } });
     const live = acme.sim.subscriptions("acme");
     const recordedVsLive = created.map((c) => ({
@@ -148,18 +155,9 @@ describe("ids of one batched POST", () => {
   });
 
   it("so destroy deletes both subscriptions: none is left that no state records", async () => {
-    const viaProxy = { "shipping:apiKey": ACME_KEY, "shipping:baseUrl": proxy.url };
-    acme.sim.setSwitches({ overwrite: "keep-id" });
-    const seed = await freshProvider(viaProxy);
-    await seed.create({ hook: ORDERS, url: "https://h.example/old" });
-    const provider = await freshProvider(viaProxy);
-    // The seed stands for a subscription made outside the stack: the resource opts in to take it over.
-    const created = await Promise.all([
-      provider.create(decl(SHIPMENTS)),
-      provider.create({ ...decl(ORDERS), takeOver: true }),
-    ]);
+    const created = await createBothUnderKeepId();
     // `pulumi destroy` in a later deployment: every delete resolves, so the engine reports success.
-    const destroyer = await freshProvider(viaProxy);
+    const destroyer = await freshProvider(viaProxy());
     await Promise.all(
       created.map((c) => destroyer.deleteSubscription(c.id, c.outs as unknown as Record<string, unknown>)),
     );

@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SimulatorStateError, startSimulator } from "../../simulator/index";
 import { StateWriter } from "../../simulator/persistence";
-import { api, call, expectErrorShape, startSim, subs } from "./helpers";
+import { api, call, expectErrorShape, postAfterDataFolderGone, startSim, subs } from "./helpers";
 
 const A = "https://example.com/a";
 
@@ -94,13 +94,7 @@ describe("persistence", () => {
   });
 
   it("answers 500 when the save fails, keeping the change in memory", async () => {
-    const dir = await tempFile("gone");
-    const dataFile = join(dir, "state.json");
-    const sim = await startSim({ dataFile });
-    rmSync(dir, { recursive: true });
-    const reply = await api(sim, "POST", "/webhook_subscriptions", {
-      body: subs(["order_status_change", A]),
-    });
+    const { sim, reply } = await postAfterDataFolderGone();
     expect(reply.status).toBe(500);
     expect(expectErrorShape(reply)).toMatchObject({ code: 0, title: "Internal server error" });
     expect(sim.subscriptions("demo")).toHaveLength(1);
