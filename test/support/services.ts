@@ -2,9 +2,9 @@
  * Simulated services for the integration tests of the ownership rule: a simulator of the test shops per call,
  * closed after the test, the stack configuration that reaches one of its shops, and what it was asked to write.
  */
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import { type RunningSimulator, type SimulatorOptions, type Switches, startSimulator } from "../../simulator";
-import type { Config } from "./engineOrder";
+import { type Config, type Declaration, Stack } from "./engineOrder";
 import { ACME_KEY, TEST_SHOPS } from "./shops";
 
 export const ORDERS = "order_status_change";
@@ -26,6 +26,14 @@ export async function service(
   const sim = await startSimulator({ shops: TEST_SHOPS, switches, ...options });
   running.push(sim);
   return sim;
+}
+
+/** A {@link service} with `switches`, and acme's stack on it with `declared` deployed by an `up` that succeeded. */
+export async function deployed(declared: Declaration[], switches: Partial<Switches> = {}) {
+  const sim = await service(switches);
+  const stack = new Stack(configOf(sim));
+  expect((await stack.up(declared)).ok).toBe(true);
+  return { sim, stack };
 }
 
 /** The stack configuration of the default shop at `sim` with `key` (acme's by default). */
