@@ -4,7 +4,7 @@
  * order, a sibling the service fails on; the refusal when a recorded shop lists nothing; one hook under two
  * keys of one shop.
  */
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { CREATE_WAIT_MS } from "../../provider/writes/createBatch";
@@ -70,39 +70,52 @@ describe("the wait for the shop's other creates", () => {
   });
 });
 
+/** An answer a proxy gives: status, headers and body text. */
+interface ProxyAnswer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly text: string;
+}
+
 /**
- * A loopback proxy in front of the simulator that answers a POST's ids in another order than the request's
- * (here: ascending id). The spec only says `data.ids` has "one entry per created subscription", not in which
- * order; before batching each POST carried one hook, so the order never mattered.
+ * A loopback proxy in front of the simulator at `target`: `before` may answer a request itself (from its
+ * method and body), else it goes on unchanged and `after` may edit the simulator's answer.
  */
-async function reorderingProxy(target: string): Promise<{ url: string; server: Server }> {
+async function loopbackProxy(
+  target: string,
+  edit: {
+    readonly before?: (method: string, body: string) => ProxyAnswer | undefined;
+    readonly after?: (method: string, answer: ProxyAnswer) => ProxyAnswer;
+  },
+): Promise<{ url: string; server: Server }> {
   const upstream = new URL(target);
   const server = createServer((req, res) => {
+    // Sent whole, with its length (a streamed answer's transfer-encoding does not apply any more).
+    const send = ({ status, headers, text }: ProxyAnswer) => {
+      const whole = { ...headers, "content-length": String(Buffer.byteLength(text)) };
+      delete whole["transfer-encoding"];
+      res.writeHead(status, whole);
+      res.end(text);
+    };
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks);
+      const method = req.method ?? "GET";
+      const own = edit.before?.(method, body.toString("utf8"));
+      if (own !== undefined) return send(own);
       const out = httpRequest(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          path: req.url,
-          method: req.method,
-          headers: req.headers,
-        },
+        { host: upstream.hostname, port: upstream.port, path: req.url, method, headers: req.headers },
         (answer) => {
           const parts: Buffer[] = [];
           answer.on("data", (c: Buffer) => parts.push(c));
           answer.on("end", () => {
-            let text = Buffer.concat(parts).toString("utf8");
-            if (req.method === "POST" && answer.statusCode === 200) {
-              const parsed = JSON.parse(text) as { data: { ids: { id: number }[] } };
-              parsed.data.ids.sort((a, b) => a.id - b.id);
-              text = JSON.stringify(parsed);
-            }
-            const headers = { ...answer.headers, "content-length": String(Buffer.byteLength(text)) };
-            res.writeHead(answer.statusCode ?? 502, headers);
-            res.end(text);
+            const got = {
+              status: answer.statusCode ?? 502,
+              headers: answer.headers,
+              text: Buffer.concat(parts).toString("utf8"),
+            };
+            send(edit.after?.(method, got) ?? got);
           });
         },
       );
@@ -111,6 +124,22 @@ async function reorderingProxy(target: string): Promise<{ url: string; server: S
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/**
+ * A loopback proxy in front of the simulator that answers a POST's ids in another order than the request's
+ * (here: ascending id). The spec only says `data.ids` has "one entry per created subscription", not in which
+ * order; before batching each POST carried one hook, so the order never mattered.
+ */
+function reorderingProxy(target: string): Promise<{ url: string; server: Server }> {
+  return loopbackProxy(target, {
+    after: (method, answer) => {
+      if (method !== "POST" || answer.status !== 200) return answer;
+      const parsed = JSON.parse(answer.text) as { data: { ids: { id: number }[] } };
+      parsed.data.ids.sort((a, b) => a.id - b.id);
+      return { ...answer, text: JSON.stringify(parsed) };
+    },
+  });
 }
 
 describe("ids of one batched POST", () => {
@@ -200,38 +229,17 @@ describe("a recorded shop that now lists nothing (the key reaches another, empty
 });
 
 /** A loopback proxy that answers 500 (a fault in the service) to any POST whose body holds `poison`. */
-async function poisonProxy(target: string, poison: string): Promise<{ url: string; server: Server }> {
-  const upstream = new URL(target);
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      if (req.method === "POST" && body.toString("utf8").includes(poison)) {
-        res.writeHead(500, { "content-type": "application/json" });
-        res.end(
-          JSON.stringify({ message: "internal error", errors: [{ code: 1, message: "internal error" }] }),
-        );
-        return;
-      }
-      const out = httpRequest(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          path: req.url,
-          method: req.method,
-          headers: req.headers,
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      out.end(body);
-    });
+function poisonProxy(target: string, poison: string): Promise<{ url: string; server: Server }> {
+  const text = JSON.stringify({
+    message: "internal error",
+    errors: [{ code: 1, message: "internal error" }],
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return loopbackProxy(target, {
+    before: (method, body) =>
+      method === "POST" && body.includes(poison)
+        ? { status: 500, headers: { "content-type": "application/json" }, text }
+        : undefined,
+  });
 }
 
 describe("a sibling whose content makes the service fail (5xx)", () => {
