@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AuthSchemeMemory } from "../../provider/client/authScheme";
 import { ShippingClient, type ShippingClientOptions } from "../../provider/client/shippingClient";
 import { ShippingConnectionError, ShippingError, ShippingRequestError } from "../../provider/errors";
-import { useAcmeSimulator } from "../support/acmeSimulator";
+import { useAcmeClients, useAcmeSimulator } from "../support/acmeSimulator";
 import { rejectionOf } from "../support/rejection";
 import { ACME_KEY, ACME_READ_ONLY_KEY, GLOBEX_KEY, leaksOf } from "../support/shops";
 
@@ -13,18 +13,11 @@ const FAST: Partial<ShippingClientOptions> = {
 };
 
 const acme = useAcmeSimulator();
-const clients: ShippingClient[] = [];
-function client(options: Partial<ShippingClientOptions> = {}): ShippingClient {
-  const made = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey: ACME_KEY, ...FAST, ...options });
-  clients.push(made);
-  return made;
-}
+const client = useAcmeClients(acme, FAST);
 
 function failure(promise: Promise<unknown>): Promise<ShippingError> {
   return rejectionOf(promise, ShippingError);
 }
-
-afterAll(() => Promise.all(clients.map((c) => c.close())));
 
 describe("auth scheme", () => {
   it.each([

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ShippingClient, type ShippingClientOptions } from "../../provider/client/shippingClient";
+import type { ShippingClient, ShippingClientOptions } from "../../provider/client/shippingClient";
 import {
   ShippingConnectionError,
   ShippingError,
@@ -16,7 +16,7 @@ import {
   ShippingResponseError,
 } from "../../provider/errors";
 import type { FaultSpec } from "../../simulator";
-import { useAcmeSimulator } from "../support/acmeSimulator";
+import { useAcmeClients, useAcmeSimulator } from "../support/acmeSimulator";
 import { rejectionOf } from "../support/rejection";
 import { ACME_KEY, ACME_READ_ONLY_KEY, leaksOf } from "../support/shops";
 
@@ -29,7 +29,6 @@ const HOOK = "order_status_change";
 const acme = useAcmeSimulator({ switches: { authScheme: "both" } });
 let echo: Server;
 let echoUrl: string;
-const clients: ShippingClient[] = [];
 
 /** Answers with the Authorization header (raw and decoded) in bodies and headers, in several shapes. */
 function echoHandler(req: IncomingMessage, res: ServerResponse): void {
@@ -59,18 +58,13 @@ beforeAll(async () => {
   echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
   await new Promise<void>((resolve) => {
     echo.close(() => resolve());
     echo.closeAllConnections();
   });
 });
 
-function client(options: Partial<ShippingClientOptions> = {}): ShippingClient {
-  const made = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey: ACME_KEY, ...NO_RETRY, ...options });
-  clients.push(made);
-  return made;
-}
+const client = useAcmeClients(acme, NO_RETRY);
 
 function failure(call: Promise<unknown>): Promise<ShippingError> {
   return rejectionOf(call, ShippingError);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
+import { ShippingClient, type ShippingClientOptions } from "../../provider/client/shippingClient";
 import { type RunningSimulator, type Switches, startSimulator } from "../../simulator";
 import { ACME_KEY, TEST_SHOPS } from "./shops";
 
@@ -43,5 +44,27 @@ export function useAcmeSimulator(options: AcmeSimulatorOptions = {}): AcmeSimula
     get config() {
       return { "shipping:apiKey": ACME_KEY, "shipping:baseUrl": started().baseUrl };
     },
+  };
+}
+
+/**
+ * A maker of clients of acme's key on the file's simulator, with `defaults` under each call's options; every
+ * client made is closed after the file.
+ */
+export function useAcmeClients(
+  acme: AcmeSimulator,
+  defaults: Partial<ShippingClientOptions> = {},
+): (options?: Partial<ShippingClientOptions>) => ShippingClient {
+  const made: ShippingClient[] = [];
+  afterAll(() => Promise.all(made.map((c) => c.close())));
+  return (options = {}) => {
+    const client = new ShippingClient({
+      baseUrl: acme.sim.baseUrl,
+      apiKey: ACME_KEY,
+      ...defaults,
+      ...options,
+    });
+    made.push(client);
+    return client;
   };
 }
