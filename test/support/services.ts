@@ -41,6 +41,11 @@ export function configOf(sim: RunningSimulator, key = ACME_KEY, more: Config = {
   return { "shipping:apiKey": key, "shipping:baseUrl": sim.baseUrl, ...more };
 }
 
+/** acme's stack on `sim` (its key the default shop's) with `entries` as `shipping:shops`. */
+export function stackWithShops(sim: RunningSimulator, entries: Parameters<typeof shops>[0]): Stack {
+  return new Stack(configOf(sim, ACME_KEY, { "shipping:shops": shops(entries) }));
+}
+
 /** `shipping:shops` as stack configuration holds it. */
 export function shops(
   entries: Record<string, { apiKey: string; baseUrl?: string; shopId?: string | number }>,
