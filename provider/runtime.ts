@@ -8,7 +8,6 @@ import { ShippingProvider } from "./operations/provider";
 import { QuietErrors } from "./operations/quietErrors";
 
 export type { SubscriptionOutputs } from "./operations/records";
-export { CREATE_IDLE_MS, CREATE_WAIT_MS } from "./writes/createBatch";
 
 /** The operations the dynamic-provider host calls, bound to one provider (`delete` as `deleteSubscription`). */
 export interface BoundProvider {

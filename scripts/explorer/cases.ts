@@ -1,6 +1,6 @@
 /**
  * The defects of issue 13 as explorer sequences, each the shortest that breaks an invariant on the provider
- * as it was when the issue was filed (issue 26's are in cases26.ts). `npm run explore -- --cases` replays
+ * as it was when the issue was filed (issue 26's are in casesTargetedSecretReadBack.ts). `npm run explore -- --cases` replays
  * them all (each must pass once the provider is fixed); `--replay` runs any one of them.
  */
 import type { Hook } from "../../contract/hooks";

@@ -6,12 +6,12 @@
  * applied, shrinking every failure, then prints a summary table and every counterexample as a replay
  * command. `--replay` runs exactly one recorded sequence. `--known` lets violations matching REGEX pass, to
  * look past defects already reported while they are being fixed. `--cases` replays the defects of issues 13
- * and 26 (scripts/explorer/cases.ts, cases26.ts; `--only` those whose name matches). Exit status 1 when an
- * invariant broke.
+ * and 26 (scripts/explorer/cases.ts, casesTargetedSecretReadBack.ts; `--only` those whose name matches).
+ * Exit status 1 when an invariant broke.
  */
 import { parseArgs } from "node:util";
 import { ISSUE_13_CASES, type NamedCase } from "./cases";
-import { ISSUE_26_CASES } from "./cases26";
+import { TARGETED_SECRET_READ_BACK_CASES } from "./casesTargetedSecretReadBack";
 import { type ExploreReport, explore, replay, replayCommand } from "./explore";
 import type { Step } from "./model";
 import { World } from "./world";
@@ -27,7 +27,9 @@ async function replayCases(
   providerPackageDir: string | undefined,
   only: RegExp | undefined,
 ): Promise<number> {
-  const cases: NamedCase[] = [...ISSUE_13_CASES, ...ISSUE_26_CASES].filter((c) => only?.test(c.name) ?? true);
+  const cases: NamedCase[] = [...ISSUE_13_CASES, ...TARGETED_SECRET_READ_BACK_CASES].filter(
+    (c) => only?.test(c.name) ?? true,
+  );
   const world = await World.create(providerPackageDir !== undefined ? { providerPackageDir } : {});
   const failed: string[] = [];
   try {

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   createResponseSchema,
@@ -17,7 +17,8 @@ import {
   USER_AGENT,
 } from "../../contract/wire";
 import { callbackUrlProblem } from "../../provider/inputs/schemas";
-import { DEFAULT_SHOPS, type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
+import { ACME_KEY } from "../support/shops";
 
 const ROOT = join(__dirname, "..", "..");
 /** Where the spec documents are kept beside this checkout (not shipped with it). */
@@ -110,25 +111,21 @@ describe("the provider's preview rule (callbackUrlProblem)", () => {
 });
 
 describe("the simulator's answer to POST /webhook_subscriptions", () => {
-  let sim: RunningSimulator;
-  const key = DEFAULT_SHOPS[0]?.keys.readWrite[0] ?? "";
+  const acme = useAcmeSimulator();
   const headers = {
-    authorization: `bearer ${Buffer.from(key).toString("base64")}`,
+    authorization: `bearer ${Buffer.from(ACME_KEY).toString("base64")}`,
     "user-agent": USER_AGENT,
     "content-type": JSON_CONTENT_TYPE,
     accept: "application/json",
   };
 
-  beforeAll(async () => {
-    sim = await startSimulator();
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
-
   async function post(url: string): Promise<{ status: number; body: unknown }> {
     const body = JSON.stringify({ data: { webhook_subscriptions: [{ hook: HOOK, url }] } });
-    const response = await fetch(`${sim.baseUrl}/webhook_subscriptions`, { method: "POST", headers, body });
+    const response = await fetch(`${acme.sim.baseUrl}/webhook_subscriptions`, {
+      method: "POST",
+      headers,
+      body,
+    });
     return { status: response.status, body: await response.json() };
   }
 
@@ -139,7 +136,7 @@ describe("the simulator's answer to POST /webhook_subscriptions", () => {
       expect(answer.status, JSON.stringify(answer.body)).toBe(FIXTURE.acceptance.status);
       const ids = createResponseSchema.parse(answer.body).data.ids;
       expect(ids).toHaveLength(1);
-      const listing = await fetch(`${sim.baseUrl}/webhook_subscriptions/${ids[0]?.id}`, { headers });
+      const listing = await fetch(`${acme.sim.baseUrl}/webhook_subscriptions/${ids[0]?.id}`, { headers });
       const listed = listResponseSchema.parse(await listing.json()).data.webhook_subscriptions;
       expect(listed.map((s) => [s.hook, s.url])).toEqual([[HOOK, url]]);
     },

@@ -9,6 +9,7 @@ import { type ConfigSource, resolveShop } from "../../provider/config/settings";
 import { readShopEntry, SHOP_ENTRY_KEYS } from "../../provider/config/shopEntry";
 import { suggestName } from "../../provider/config/suggest";
 import { ShippingConfigError } from "../../provider/errors";
+import { thrownBy } from "../support/rejection";
 
 const SECRET = "k-acme-9f1c-must-not-show";
 const SETTINGS_RULE =
@@ -166,12 +167,5 @@ describe("an entry's mistake is its shop's only", () => {
   });
 });
 
-function thrown(fn: () => unknown): ShippingConfigError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ShippingConfigError);
-    return error as ShippingConfigError;
-  }
-  throw new Error("expected a ShippingConfigError");
-}
+/** What `fn` throws, expected to be a ShippingConfigError. */
+const thrown = (fn: () => unknown): ShippingConfigError => thrownBy(fn, ShippingConfigError);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type ConfigSource, canonicalApi, resolveShop } from "../../provider/config/settings";
 import { editDistance } from "../../provider/config/suggest";
 import { ShippingConfigError } from "../../provider/errors";
+import { thrownBy } from "../support/rejection";
 
 const KEY = "unit-test-key-7f3a";
 const configOf =
@@ -9,19 +10,12 @@ const configOf =
   (key) =>
     values[key];
 
-function thrown(fn: () => unknown): ShippingConfigError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ShippingConfigError);
-    return error as ShippingConfigError;
-  }
-  throw new Error("expected a ShippingConfigError");
-}
+/** What `fn` throws, expected to be a ShippingConfigError. */
+const thrown = (fn: () => unknown): ShippingConfigError => thrownBy(fn, ShippingConfigError);
 
 describe("resolveShop", () => {
   it.each(["constructor", "toString", "__proto__"])(
-    "a shop named %s that shipping:shops lacks is unknown, not a property of every object (review)",
+    "a shop named %s that shipping:shops lacks is unknown, not a property of every object",
     (name) => {
       const config = configOf({
         "shipping:baseUrl": "http://127.0.0.1:4010",

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, LABELS, ORDERS, SHIPMENTS, service } from "../support/services";
+import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, service } from "../support/services";
 import { ACME_KEY } from "../support/shops";
 
 const THREE: Declaration[] = [
@@ -57,9 +57,7 @@ describe("a URL changed in the back office", () => {
 
 describe("back-office changes healed", () => {
   it("refresh drops a deleted subscription and a re-pointed one, naming the latter; up subscribes the deleted one again, the re-pointed one with takeOver", async () => {
-    const sim = await service();
-    const stack = new Stack(configOf(sim));
-    expect((await stack.up(THREE)).ok).toBe(true);
+    const { sim, stack } = await deployed(THREE);
     const labels = Number(stack.resource("labels")?.id);
     const orders = stack.resource("orders")?.id;
     const shipments = stack.resource("shipments");

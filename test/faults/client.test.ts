@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AuthSchemeMemory } from "../../provider/client/authScheme";
 import { ShippingClient, type ShippingClientOptions } from "../../provider/client/shippingClient";
 import { ShippingConnectionError, ShippingError, ShippingRequestError } from "../../provider/errors";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeClients, useAcmeSimulator } from "../support/acmeSimulator";
 import { rejectionOf } from "../support/rejection";
-import { ACME_KEY, ACME_READ_ONLY_KEY, GLOBEX_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, ACME_READ_ONLY_KEY, GLOBEX_KEY, leaksOf } from "../support/shops";
 
 /** Fast retries and short timeouts so that fault tests stay quick; the policy itself is the default's. */
 const FAST: Partial<ShippingClientOptions> = {
@@ -12,28 +12,12 @@ const FAST: Partial<ShippingClientOptions> = {
   timeouts: { connectMs: 1_000, headersMs: 300, bodyMs: 300, deadlineMs: 5_000 },
 };
 
-let sim: RunningSimulator;
-const clients: ShippingClient[] = [];
-function client(options: Partial<ShippingClientOptions> = {}): ShippingClient {
-  const made = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY, ...FAST, ...options });
-  clients.push(made);
-  return made;
-}
+const acme = useAcmeSimulator();
+const client = useAcmeClients(acme, FAST);
 
 function failure(promise: Promise<unknown>): Promise<ShippingError> {
   return rejectionOf(promise, ShippingError);
 }
-
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await sim.close();
-});
-beforeEach(() => {
-  sim.reset();
-});
 
 describe("auth scheme", () => {
   it.each([
@@ -43,13 +27,13 @@ describe("auth scheme", () => {
   ] as const)(
     "auto works when the service takes %s, with %i fallback, and remembers it for the deployment's clients",
     async (accepted, fallbacks, word) => {
-      sim.setSwitches({ authScheme: accepted });
+      acme.sim.setSwitches({ authScheme: accepted });
       const schemeMemory = new AuthSchemeMemory();
       const api = client({ schemeMemory });
       await api.list();
       await api.list();
       await client({ schemeMemory }).list(); // a second client of the same deployment (another shop's)
-      const log = sim.requests();
+      const log = acme.sim.requests();
       expect(log.filter((r) => r.status === 401)).toHaveLength(fallbacks);
       expect(log.filter((r) => r.status === 200).map((r) => r.authScheme)).toEqual([word, word, word]);
     },
@@ -58,14 +42,14 @@ describe("auth scheme", () => {
   it.each(["bearer", "basic", "both"] as const)(
     "auto: concurrent first requests all succeed when the service takes %s (one learns, the others follow)",
     async (accepted) => {
-      sim.setSwitches({ authScheme: accepted });
+      acme.sim.setSwitches({ authScheme: accepted });
       const api = client();
       // The first answer arrives while the others are in flight; each late 401 must retry with what was learned.
       const results = await Promise.allSettled(Array.from({ length: 12 }, () => api.list()));
       expect(results.filter((r) => r.status === "rejected")).toEqual([]);
       const accepts = (word: string | undefined) => accepted === "both" || word === accepted;
       expect(
-        sim
+        acme.sim
           .requests()
           .filter((r) => r.status === 200)
           .every((r) => accepts(r.authScheme)),
@@ -74,16 +58,16 @@ describe("auth scheme", () => {
   );
 
   it("auto: a 503 answered before authentication teaches nothing; the next 401 still falls back", async () => {
-    sim.setSwitches({ authScheme: "basic" });
-    sim.addFault({ kind: "status", status: 503, count: 1 });
+    acme.sim.setSwitches({ authScheme: "basic" });
+    acme.sim.addFault({ kind: "status", status: 503, count: 1 });
     const api = client({ retry: { maxRetries: 0 } });
     expect((await failure(api.list())).message).toMatch(/503/);
     await expect(api.list()).resolves.toBeDefined();
-    expect(sim.requests().at(-1)?.authScheme).toBe("basic");
+    expect(acme.sim.requests().at(-1)?.authScheme).toBe("basic");
   });
 
   it("a fixed scheme sends only that word, and a wrong one fails with a hint", async () => {
-    sim.setSwitches({ authScheme: "bearer" });
+    acme.sim.setSwitches({ authScheme: "bearer" });
     const error = await failure(client({ authScheme: "basic" }).list());
     expect(error).toBeInstanceOf(ShippingRequestError);
     expect(error.message).toMatch(
@@ -91,7 +75,7 @@ describe("auth scheme", () => {
     );
     expect(error.message).toMatch(/codes: 3103/);
     expect(error.message).toMatch(/hint: check the API key .* auth scheme/);
-    expect(sim.requests().map((r) => r.authScheme)).toEqual(["basic"]);
+    expect(acme.sim.requests().map((r) => r.authScheme)).toEqual(["basic"]);
   });
 });
 
@@ -122,7 +106,7 @@ describe("errors", () => {
       /403 Forbidden: POST .*\/webhook_subscriptions — API says: .* hint: .*read-only key/,
     );
     expect(error.message).toMatch(/hint: .*run pulumi up and destroy with a read-write key/);
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
   });
 
   it("another shop's subscription: 403 whose hint names the shop, not the key's rights", async () => {
@@ -166,25 +150,25 @@ describe("retries under simulator faults", () => {
   it.each([503, 429])(
     "retries a burst of %i to a POST (the service did not process it) and succeeds",
     async (status) => {
-      sim.addFault({ kind: "status", status, count: 2, method: "POST" });
+      acme.sim.addFault({ kind: "status", status, count: 2, method: "POST" });
       const [id] = await post();
-      expect(sim.requests().map((r) => r.status)).toEqual([status, status, 200]);
-      expect(sim.subscriptions("acme")).toEqual([
+      expect(acme.sim.requests().map((r) => r.status)).toEqual([status, status, 200]);
+      expect(acme.sim.subscriptions("acme")).toEqual([
         { id, hook: "order_status_change", url: "https://a.example/o" },
       ]);
     },
   );
 
   it.each([502, 504])("retries a burst of %i to a GET and succeeds", async (status) => {
-    sim.addFault({ kind: "status", status, count: 2, method: "GET" });
+    acme.sim.addFault({ kind: "status", status, count: 2, method: "GET" });
     expect(await client().list()).toEqual([]);
-    expect(sim.requests().map((r) => r.status)).toEqual([status, status, 200]);
+    expect(acme.sim.requests().map((r) => r.status)).toEqual([status, status, 200]);
   });
 
   it.each([502, 504])(
     "does not send a POST again after a gateway's %i: the service may still apply it",
     async (status) => {
-      sim.addFault({ kind: "status", status, count: 2, method: "POST" });
+      acme.sim.addFault({ kind: "status", status, count: 2, method: "POST" });
       const error = (await failure(post())) as ShippingRequestError;
       expect(error.status).toBe(status);
       expect(error.message).toMatch(
@@ -192,73 +176,73 @@ describe("retries under simulator faults", () => {
           `^Request failed with status code ${status} [^:]+: POST http://127\\.0\\.0\\.1:\\d+/webhook_subscriptions — API says: simulated fault`,
         ),
       );
-      expect(sim.requests()).toHaveLength(1);
+      expect(acme.sim.requests()).toHaveLength(1);
     },
   );
 
   it("does not retry a 500 (a fault of the service) and reports it", async () => {
-    sim.addFault({ kind: "status", status: 500, count: 1 });
+    acme.sim.addFault({ kind: "status", status: 500, count: 1 });
     const error = (await failure(client().list())) as ShippingRequestError;
     expect(error.status).toBe(500);
-    expect(sim.requests()).toHaveLength(1);
+    expect(acme.sim.requests()).toHaveLength(1);
   });
 
   it("waits what Retry-After says on 429", async () => {
-    sim.addFault({ kind: "status", status: 429, count: 1, retryAfterSeconds: 1 });
+    acme.sim.addFault({ kind: "status", status: 429, count: 1, retryAfterSeconds: 1 });
     const started = Date.now();
     await client().list();
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(sim.requests().map((r) => r.status)).toEqual([429, 200]);
+    expect(acme.sim.requests().map((r) => r.status)).toEqual([429, 200]);
   });
 
   it("gives up on a Retry-After beyond its cap at once, with the rate-limit hint", async () => {
-    sim.addFault({ kind: "status", status: 429, count: 1, retryAfterSeconds: 300 });
+    acme.sim.addFault({ kind: "status", status: 429, count: 1, retryAfterSeconds: 300 });
     const error = await failure(client().list());
     expect(error.message).toMatch(/429 Too Many Requests.*hint: rate limited/);
-    expect(sim.requests()).toHaveLength(1);
+    expect(acme.sim.requests()).toHaveLength(1);
   });
 
   it("does not send a POST again after a connection reset (it may have been sent); nothing written", async () => {
-    sim.addFault({ kind: "reset", count: 1, method: "POST" });
+    acme.sim.addFault({ kind: "reset", count: 1, method: "POST" });
     const error = (await failure(post())) as ShippingConnectionError;
     expect(error.code).toBe("ECONNRESET");
-    expect(sim.requests()).toHaveLength(1);
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.requests()).toHaveLength(1);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
   });
 
   it("does not send again a POST whose write landed before the connection dropped: written once", async () => {
-    sim.addFault({ kind: "drop-after-write", count: 1, method: "POST" });
+    acme.sim.addFault({ kind: "drop-after-write", count: 1, method: "POST" });
     expect(await failure(post())).toBeInstanceOf(ShippingConnectionError);
-    expect(sim.requests()).toHaveLength(1);
-    expect(sim.subscriptions("acme")).toMatchObject([
+    expect(acme.sim.requests()).toHaveLength(1);
+    expect(acme.sim.subscriptions("acme")).toMatchObject([
       { hook: "order_status_change", url: "https://a.example/o" },
     ]);
   });
 
   it("does not send again a POST that timed out and that the service applies late: one write, after the client gave up", async () => {
     // Applied once the client closed the connection (undici's timers are coarse: no race with a fixed delay).
-    sim.addFault({ kind: "late-apply", ms: 0, untilClientGone: true, count: 1, method: "POST" });
+    acme.sim.addFault({ kind: "late-apply", ms: 0, untilClientGone: true, count: 1, method: "POST" });
     const error = (await failure(post())) as ShippingConnectionError;
     expect(error.code).toBe("UND_ERR_HEADERS_TIMEOUT");
     const deadline = Date.now() + 5_000;
-    while (sim.subscriptions("acme").length === 0 && Date.now() < deadline)
+    while (acme.sim.subscriptions("acme").length === 0 && Date.now() < deadline)
       await new Promise((resolve) => setImmediate(resolve));
-    expect(sim.subscriptions("acme")).toMatchObject([
+    expect(acme.sim.subscriptions("acme")).toMatchObject([
       { hook: "order_status_change", url: "https://a.example/o" },
     ]);
-    expect(sim.requests()).toMatchObject([
+    expect(acme.sim.requests()).toMatchObject([
       { method: "POST", status: 0, fault: "late-apply", appliedStatus: 200 },
     ]);
   });
 
   it("retries a stalled request after the headers timeout", async () => {
-    sim.addFault({ kind: "stall", count: 1, method: "GET" });
+    acme.sim.addFault({ kind: "stall", count: 1, method: "GET" });
     expect(await client().list()).toEqual([]);
-    expect(sim.requests().map((r) => r.status)).toEqual([0, 200]);
+    expect(acme.sim.requests().map((r) => r.status)).toEqual([0, 200]);
   });
 
   it("fails within the deadline when the service never answers, naming the request", async () => {
-    sim.addFault({ kind: "stall", method: "GET" });
+    acme.sim.addFault({ kind: "stall", method: "GET" });
     const started = Date.now();
     const error = (await failure(
       client({
@@ -275,9 +259,9 @@ describe("retries under simulator faults", () => {
   });
 
   it("reports an exhausted retry budget with the last status and the API's message", async () => {
-    sim.addFault({ kind: "status", status: 503, method: "GET" });
+    acme.sim.addFault({ kind: "status", status: 503, method: "GET" });
     const error = (await failure(client().list())) as ShippingRequestError;
     expect(error.status).toBe(503);
-    expect(sim.requests()).toHaveLength(4); // first attempt + 3 retries
+    expect(acme.sim.requests()).toHaveLength(4); // first attempt + 3 retries
   });
 });

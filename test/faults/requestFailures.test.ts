@@ -49,7 +49,7 @@ describe("a failed request names its shop", () => {
     expect(stack.recorded()).toEqual([]);
   });
 
-  it("two entries of one key: a request is both shops', and its error names both (review)", async () => {
+  it("two entries of one key: a request is both shops', and its error names both", async () => {
     const sim = await service();
     const stack = new Stack({
       "shipping:baseUrl": sim.baseUrl,

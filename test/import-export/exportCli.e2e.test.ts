@@ -239,7 +239,7 @@ describe("pulumi-shipping-webhooks export in a project: the stack's config, thro
     expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
   });
 
-  it("a URL that holds a secret of the stack's config is left out, never printed (review)", async () => {
+  it("a URL that holds a secret of the stack's config is left out, never printed", async () => {
     const token = "tok-9c1e7a55";
     const secretUrl = `https://hooks.example.com/${token}/orders`;
     await seed(ACME_KEY, [

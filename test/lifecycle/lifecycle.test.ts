@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type RunningSimulator, type Switches, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import type { Switches } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { freshProvider } from "../support/provider";
-import { ACME_KEY, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, GLOBEX_KEY } from "../support/shops";
 
 type Matrix = Pick<Switches, "authScheme" | "getStatus" | "overwrite" | "partialIds" | "shopFields">;
 const MATRIX: Matrix[] = [];
@@ -23,28 +24,20 @@ const ORDERS = "order_status_change";
 describe.each(MATRIX)(
   "provider lifecycle with auth=$authScheme, GET $getStatus, overwrite=$overwrite, partialIds=$partialIds, shopFields=$shopFields",
   (switches) => {
-    let sim: RunningSimulator;
-    let config: Record<string, string>;
+    const acme = useAcmeSimulator({ switches });
 
-    beforeAll(async () => {
-      sim = await startSimulator({ shops: TEST_SHOPS, switches });
-      config = { "shipping:apiKey": ACME_KEY, "shipping:baseUrl": sim.baseUrl };
-    });
-    afterAll(() => sim.close());
-    beforeEach(() => sim.reset());
-
-    const hooksOf = (hook: string) => sim.subscriptions("acme").filter((s) => s.hook === hook);
+    const hooksOf = (hook: string) => acme.sim.subscriptions("acme").filter((s) => s.hook === hook);
     /** API calls, less the one 401 per process with which `auto` learns that the service wants `basic`. */
-    const calls = () => sim.requests().filter((r) => r.status !== 401);
+    const calls = () => acme.sim.requests().filter((r) => r.status !== 401);
 
     it("creates a shop's hooks with one POST, reads and deletes them, with the spec's headers", async () => {
-      const provider = await freshProvider(config);
+      const provider = await freshProvider(acme.config);
       const created = await Promise.all(
         [SHIPMENTS, LABELS, ORDERS].map((hook) =>
           provider.create({ hook, url: `https://h.example/${hook}` }),
         ),
       );
-      const live = sim.subscriptions("acme");
+      const live = acme.sim.subscriptions("acme");
       expect(live.map((s) => [s.id, s.hook, s.url]).sort()).toEqual(
         created.map((c) => [Number(c.id), c.outs.hook, c.outs.url]).sort(),
       );
@@ -56,29 +49,29 @@ describe.each(MATRIX)(
       expect(calls().filter((r) => r.method === "GET")).toHaveLength(2);
       const shopId =
         switches.shopFields === "listed"
-          ? String(Object.keys(sim.state().shops).indexOf("acme") + 1)
+          ? String(Object.keys(acme.sim.state().shops).indexOf("acme") + 1)
           : undefined;
       for (const c of created) expect(c.outs.shopId).toBe(shopId);
-      for (const c of created) expect(c.outs.api).toBe(sim.baseUrl.replace("localhost", "127.0.0.1"));
+      for (const c of created) expect(c.outs.api).toBe(acme.sim.baseUrl.replace("localhost", "127.0.0.1"));
       for (const post of posts) {
         expect(post.headers["user-agent"]).toBe("CustomApiCall/2");
         expect(post.headers.accept).toBe("application/json");
         expect(post.headers["content-type"]).toBe("application/json; charset=utf-8");
       }
 
-      sim.clearRequests();
-      const fresh = await freshProvider(config);
+      acme.sim.clearRequests();
+      const fresh = await freshProvider(acme.config);
       const reads = await Promise.all(
         created.map((c) => fresh.read(c.id, c.outs as unknown as Record<string, unknown>)),
       );
       expect(reads.map((r) => r.props?.url)).toEqual(created.map((c) => c.outs.url));
       expect(calls().filter((r) => r.method === "GET")).toHaveLength(1); // one listing of the shop
 
-      sim.clearRequests();
+      acme.sim.clearRequests();
       await Promise.all(
         created.map((c) => fresh.deleteSubscription(c.id, c.outs as unknown as Record<string, unknown>)),
       );
-      expect(sim.subscriptions("acme")).toEqual([]);
+      expect(acme.sim.subscriptions("acme")).toEqual([]);
       expect(
         calls()
           .map((r) => r.method)
@@ -87,7 +80,7 @@ describe.each(MATRIX)(
     });
 
     it("lists a shop once per deployment, even when its creates do not overlap", async () => {
-      const provider = await freshProvider(config);
+      const provider = await freshProvider(acme.config);
       const ids: Record<string, string> = {};
       for (const hook of [SHIPMENTS, LABELS, ORDERS]) {
         ids[hook] = (await provider.create({ hook, url: `https://h.example/${hook}` })).id;
@@ -108,11 +101,11 @@ describe.each(MATRIX)(
     });
 
     it("changes a URL with no gap: create-before-delete leaves one subscription, the new one, whose id is in state", async () => {
-      const first = await (await freshProvider(config)).create({
+      const first = await (await freshProvider(acme.config)).create({
         hook: ORDERS,
         url: "https://old.example/o",
       });
-      const deployment = await freshProvider(config);
+      const deployment = await freshProvider(acme.config);
       const news = { hook: ORDERS, url: "https://new.example/o" };
       // The engine's order: the replacement's diff, then its create (which overwrites its own subscription).
       await deployment.diff(first.id, first.outs as unknown as Record<string, unknown>, news);
@@ -131,16 +124,16 @@ describe.each(MATRIX)(
     });
 
     it("finishes an interrupted URL change in a later deployment without deleting the new subscription", async () => {
-      const first = await (await freshProvider(config)).create({
+      const first = await (await freshProvider(acme.config)).create({
         hook: ORDERS,
         url: "https://old.example/o",
       });
       const news = { hook: ORDERS, url: "https://new.example/o" };
-      const deployment = await freshProvider(config);
+      const deployment = await freshProvider(acme.config);
       await deployment.diff(first.id, first.outs as unknown as Record<string, unknown>, news);
       const replacement = await deployment.create(news);
       // The engine retries the pending delete of the old resource in a new provider process.
-      await (await freshProvider(config)).deleteSubscription(
+      await (await freshProvider(acme.config)).deleteSubscription(
         first.id,
         first.outs as unknown as Record<string, unknown>,
       );
@@ -150,30 +143,36 @@ describe.each(MATRIX)(
     });
 
     it("replaces on a hook change: the old hook is unsubscribed, the new one subscribed", async () => {
-      const old = await (await freshProvider(config)).create({ hook: LABELS, url: "https://h.example/x" });
-      const deployment = await freshProvider(config);
+      const old = await (await freshProvider(acme.config)).create({
+        hook: LABELS,
+        url: "https://h.example/x",
+      });
+      const deployment = await freshProvider(acme.config);
       const replacement = await deployment.create({ hook: SHIPMENTS, url: "https://h.example/x" });
       await deployment.deleteSubscription(old.id, old.outs as unknown as Record<string, unknown>);
-      expect(sim.subscriptions("acme")).toEqual([
+      expect(acme.sim.subscriptions("acme")).toEqual([
         { id: Number(replacement.id), hook: SHIPMENTS, url: "https://h.example/x" },
       ]);
     });
 
     it("adopts an existing subscription: no write when the URL matches; refuses another URL unless takeOver, and says so", async () => {
-      const provider = await freshProvider(config);
+      const provider = await freshProvider(acme.config);
       const existing = await provider.create({ hook: LABELS, url: "https://pre.example/l" });
-      sim.clearRequests();
-      const same = await (await freshProvider(config)).create({ hook: LABELS, url: "https://pre.example/l" });
+      acme.sim.clearRequests();
+      const same = await (await freshProvider(acme.config)).create({
+        hook: LABELS,
+        url: "https://pre.example/l",
+      });
       expect(same.id).toBe(existing.id);
       expect(same.outs.previous).toEqual({ id: Number(existing.id), url: "https://pre.example/l" });
       expect(calls().map((r) => r.method)).toEqual(["GET"]);
 
-      sim.clearRequests();
+      acme.sim.clearRequests();
       await expect(
-        (await freshProvider(config)).create({ hook: LABELS, url: "https://mine.example/l" }),
+        (await freshProvider(acme.config)).create({ hook: LABELS, url: "https://mine.example/l" }),
       ).rejects.toThrow(`already has subscription ${existing.id}, which calls another URL`);
       expect(calls().map((r) => r.method)).toEqual(["GET"]);
-      const other = await (await freshProvider(config)).create({
+      const other = await (await freshProvider(acme.config)).create({
         hook: LABELS,
         url: "https://mine.example/l",
         takeOver: true,
@@ -186,21 +185,21 @@ describe.each(MATRIX)(
     });
 
     it("treats a subscription re-pointed out of band as gone (refresh drops it, up --refresh restores it with takeOver) and a deleted one too", async () => {
-      const created = await (await freshProvider(config)).create({
+      const created = await (await freshProvider(acme.config)).create({
         hook: SHIPMENTS,
         url: "https://a.example/s",
       });
       const client = new (await import("../../provider/client/shippingClient.js")).ShippingClient({
-        baseUrl: sim.baseUrl,
+        baseUrl: acme.sim.baseUrl,
         apiKey: ACME_KEY,
       });
       await client.create([{ hook: SHIPMENTS, url: "https://backoffice.example/s" }]); // the back office
       const live = hooksOf(SHIPMENTS)[0];
       const state = { ...created.outs, subscriptionId: live?.id } as unknown as Record<string, unknown>;
-      expect(await (await freshProvider(config)).read(String(live?.id), state)).toEqual({});
+      expect(await (await freshProvider(acme.config)).read(String(live?.id), state)).toEqual({});
       // `up --refresh`: the refresh's reads and the update's creates in one deployment. The subscription the
       // refresh dropped was the stack's, so the create may overwrite it with no opt-in.
-      const deployment = await freshProvider(config);
+      const deployment = await freshProvider(acme.config);
       expect(await deployment.read(created.id, created.outs as never)).toEqual({});
       const declared = { hook: SHIPMENTS, url: "https://a.example/s" };
       // The back office's URL is no resource's (whether the service kept the id or not): made outside the
@@ -212,28 +211,31 @@ describe.each(MATRIX)(
       ]);
       expect(restored.outs.previous).toEqual({ id: live?.id, url: "https://backoffice.example/s" });
       await client.delete([Number(restored.id)]);
-      expect(await (await freshProvider(config)).read(restored.id, restored.outs as never)).toEqual({});
+      expect(await (await freshProvider(acme.config)).read(restored.id, restored.outs as never)).toEqual({});
       await client.close();
     });
 
     it("deletes idempotently and never a subscription that now points elsewhere", async () => {
-      const created = await (await freshProvider(config)).create({
+      const created = await (await freshProvider(acme.config)).create({
         hook: ORDERS,
         url: "https://a.example/o",
       });
       const props = created.outs as unknown as Record<string, unknown>;
-      await (await freshProvider(config)).deleteSubscription(created.id, props);
-      await (await freshProvider(config)).deleteSubscription(created.id, props); // already gone: success
+      await (await freshProvider(acme.config)).deleteSubscription(created.id, props);
+      await (await freshProvider(acme.config)).deleteSubscription(created.id, props); // already gone: success
       expect(hooksOf(ORDERS)).toEqual([]);
 
-      const mine = await (await freshProvider(config)).create({ hook: ORDERS, url: "https://a.example/o" });
+      const mine = await (await freshProvider(acme.config)).create({
+        hook: ORDERS,
+        url: "https://a.example/o",
+      });
       // Another declaration (say, another stack, which opts in to take the hook over) re-points it afterwards.
-      const theirs = await (await freshProvider(config)).create({
+      const theirs = await (await freshProvider(acme.config)).create({
         hook: ORDERS,
         url: "https://b.example/o",
         takeOver: true,
       });
-      await (await freshProvider(config)).deleteSubscription(
+      await (await freshProvider(acme.config)).deleteSubscription(
         mine.id,
         mine.outs as unknown as Record<string, unknown>,
       );
@@ -242,12 +244,12 @@ describe.each(MATRIX)(
 
     it("keeps shops apart: shop inputs pick keys from shipping:shops", async () => {
       const shops = JSON.stringify({ acme: { apiKey: ACME_KEY }, globex: { apiKey: GLOBEX_KEY } });
-      const provider = await freshProvider({ "shipping:shops": shops, "shipping:baseUrl": sim.baseUrl });
+      const provider = await freshProvider({ "shipping:shops": shops, "shipping:baseUrl": acme.sim.baseUrl });
       await provider.create({ hook: ORDERS, url: "https://acme.example/o", shop: "acme" });
       const globex = await provider.create({ hook: ORDERS, url: "https://globex.example/o", shop: "globex" });
       expect(globex.outs.shop).toBe("globex");
-      expect(sim.subscriptions("acme").map((s) => s.url)).toEqual(["https://acme.example/o"]);
-      expect(sim.subscriptions("globex").map((s) => s.url)).toEqual(["https://globex.example/o"]);
+      expect(acme.sim.subscriptions("acme").map((s) => s.url)).toEqual(["https://acme.example/o"]);
+      expect(acme.sim.subscriptions("globex").map((s) => s.url)).toEqual(["https://globex.example/o"]);
     });
   },
 );

@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunningSimulator } from "../../simulator";
 import { type Declaration, Stack, type UpOptions } from "../support/engineOrder";
-import { configOf, LABELS, ORDERS, SHIPMENTS, service, writes } from "../support/services";
+import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, service, writes } from "../support/services";
 
 const THREE: Declaration[] = [
   { name: "shipments", hook: SHIPMENTS, url: "https://hooks.example.com/s" },
@@ -29,9 +29,7 @@ describe("a replacement creates before it deletes", () => {
   it.each(["keep-id", "new-id"] as const)(
     "overwrite %s: a URL change leaves no gap and deletes nothing",
     async (overwrite) => {
-      const sim = await service({ overwrite });
-      const stack = new Stack(configOf(sim));
-      expect((await stack.up(THREE)).ok).toBe(true);
+      const { sim, stack } = await deployed(THREE, { overwrite });
       const changed = THREE.map((d) =>
         d.hook === ORDERS ? { ...d, url: "https://hooks.example.com/o2" } : d,
       );

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
 import { freshProvider } from "../support/provider";
-import { configOf, ORDERS, SHIPMENTS, service, shops } from "../support/services";
+import { configOf, ORDERS, SHIPMENTS, service, stackWithShops } from "../support/services";
 import { ACME_KEY, ACME_SECOND_KEY } from "../support/shops";
 
 const TWICE: Declaration[] = [
@@ -20,9 +20,7 @@ const TWICE: Declaration[] = [
 describe("one hook declared twice for one shop", () => {
   it("under two names with the same key: preview fails at check, before any write", async () => {
     const sim = await service();
-    const stack = new Stack(
-      configOf(sim, ACME_KEY, { "shipping:shops": shops({ alias: { apiKey: ACME_KEY } }) }),
-    );
+    const stack = stackWithShops(sim, { alias: { apiKey: ACME_KEY } });
     const preview = await stack.preview(TWICE);
     expect(preview.error).toMatch(/^orders-again: hook: order_status_change is declared twice for one shop/);
     // At most the shop's listing, for the first resource's takeover check (a real preview's program hands it).
@@ -35,9 +33,7 @@ describe("one hook declared twice for one shop", () => {
       api.create([{ hook: SHIPMENTS, url: "https://pre.example.com/s" }]),
     );
     sim.clearRequests();
-    const stack = new Stack(
-      configOf(sim, ACME_KEY, { "shipping:shops": shops({ alias: { apiKey: ACME_SECOND_KEY } }) }),
-    );
+    const stack = stackWithShops(sim, { alias: { apiKey: ACME_SECOND_KEY } });
     const up = await stack.up(TWICE);
     expect(up.error).toContain("is declared twice for shop 1");
     expect(sim.requests().filter((r) => r.method === "POST")).toHaveLength(1);
@@ -48,9 +44,7 @@ describe("one hook declared twice for one shop", () => {
     "overwrite %s, the first deployed before and unchanged, the second needing no write (its URL is live): up refuses the second",
     async (overwrite) => {
       const sim = await service({ overwrite });
-      const stack = new Stack(
-        configOf(sim, ACME_KEY, { "shipping:shops": shops({ alias: { apiKey: ACME_SECOND_KEY } }) }),
-      );
+      const stack = stackWithShops(sim, { alias: { apiKey: ACME_SECOND_KEY } });
       const [first] = TWICE;
       expect((await stack.up([first as Declaration])).ok).toBe(true);
       // The back office points the hook at the second declaration's URL: its create would adopt it.
@@ -68,9 +62,7 @@ describe("one hook declared twice for one shop", () => {
     "overwrite %s, in a shop that listed nothing: no up succeeds with one declaration's subscription overwritten",
     async (overwrite) => {
       const sim = await service({ overwrite });
-      const stack = new Stack(
-        configOf(sim, ACME_KEY, { "shipping:shops": shops({ alias: { apiKey: ACME_SECOND_KEY } }) }),
-      );
+      const stack = stackWithShops(sim, { alias: { apiKey: ACME_SECOND_KEY } });
       const outcomes = [];
       for (let run = 0; run < 3; run++) {
         const up = await stack.up(TWICE);

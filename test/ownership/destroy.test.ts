@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, LABELS, ORDERS, QUICK_RETRY, SHIPMENTS, service } from "../support/services";
+import { configOf, deployed, LABELS, ORDERS, QUICK_RETRY, SHIPMENTS, service } from "../support/services";
 import { ACME_KEY } from "../support/shops";
 
 const THREE: Declaration[] = [
@@ -33,9 +33,7 @@ describe("destroy leaves nothing the stack created", () => {
   });
 
   it("after a subscription was deleted in the back office", async () => {
-    const sim = await service();
-    const stack = new Stack(configOf(sim));
-    expect((await stack.up(THREE)).ok).toBe(true);
+    const { sim, stack } = await deployed(THREE);
     const gone = stack.resource("shipments")?.id;
     await outOfBand(sim.baseUrl, ACME_KEY, (api) => api.delete([Number(gone)]));
     expect(await stack.destroy()).toMatchObject({ ok: true, steps: { delete: 3 } });
@@ -44,9 +42,7 @@ describe("destroy leaves nothing the stack created", () => {
   });
 
   it("id lists with an unknown id answered 404 as a whole: refresh drops only the deleted one, destroy removes the rest", async () => {
-    const sim = await service({ partialIds: "404" });
-    const stack = new Stack(configOf(sim));
-    expect((await stack.up(THREE)).ok).toBe(true);
+    const { sim, stack } = await deployed(THREE, { partialIds: "404" });
     const [gone, ...kept] = sim.subscriptions("acme");
     await outOfBand(sim.baseUrl, ACME_KEY, (api) => api.delete([gone?.id ?? 0]));
     expect((await stack.refresh()).ok).toBe(true);

@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, ORDERS, SHIPMENTS, service, shopsOf, writes } from "../support/services";
+import { configOf, deployed, ORDERS, SHIPMENTS, service, shopsOf, writes } from "../support/services";
 import { ACME_KEY, GLOBEX_KEY } from "../support/shops";
 
 const URL = "https://hooks.example.com/o";
@@ -123,9 +123,7 @@ describe("refresh and destroy after shipping:apiKey was changed to another shop'
   );
 
   it("shop_id omitted: a question refused with a 403 that is not about ownership (a read-only key's) fails destroy, which orphans nothing", async () => {
-    const sim = await service({ shopFields: "omitted" });
-    const stack = new Stack(configOf(sim));
-    expect((await stack.up(PROGRAM)).ok).toBe(true);
+    const { sim, stack } = await deployed(PROGRAM, { shopFields: "omitted" });
     const acme = sim.subscriptions("acme");
     stack.set({ "shipping:apiKey": GLOBEX_KEY });
     expect((await stack.up(PROGRAM)).ok).toBe(true); // no change can be seen without shop_id
@@ -143,9 +141,7 @@ describe("the same question answered 404: a hook deleted in the back office of a
   it.each(["listed", "omitted"] as const)(
     "shop_id %s: up --refresh drops it and subscribes it again; destroy removes it",
     async (shopFields) => {
-      const sim = await service({ shopFields });
-      const stack = new Stack(configOf(sim));
-      expect((await stack.up(PROGRAM)).ok).toBe(true);
+      const { sim, stack } = await deployed(PROGRAM, { shopFields });
       const [gone] = sim.subscriptions("acme");
       await outOfBand(sim.baseUrl, ACME_KEY, (api) => api.delete([gone?.id as number]));
       const up = await stack.up(PROGRAM, { refresh: true });

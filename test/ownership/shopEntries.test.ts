@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";
-import { configOf, ORDERS, service, shops, writes } from "../support/services";
+import { configOf, ORDERS, service, shops, stackWithShops, writes } from "../support/services";
 import { ACME_KEY, ACME_SECOND_KEY, GLOBEX_KEY } from "../support/shops";
 
 const URL = "https://hooks.example.com/o";
@@ -18,9 +18,7 @@ describe("a shipping:shops entry renamed or removed", () => {
     "shop_id %s: renaming an entry keeps the subscription (same id, no write)",
     async (shopFields) => {
       const sim = await service({ shopFields });
-      const stack = new Stack(
-        configOf(sim, ACME_KEY, { "shipping:shops": shops({ eu: { apiKey: ACME_SECOND_KEY } }) }),
-      );
+      const stack = stackWithShops(sim, { eu: { apiKey: ACME_SECOND_KEY } });
       expect((await stack.up([{ name: "orders", hook: ORDERS, url: URL, shop: "eu" }])).ok).toBe(true);
       const before = sim.subscriptions("acme");
       stack.set({ "shipping:shops": shops({ "eu-west": { apiKey: ACME_SECOND_KEY } }) });
@@ -37,9 +35,7 @@ describe("a shipping:shops entry renamed or removed", () => {
     "shop_id %s: removing an entry with its resources is refused with the entry named, and nothing is lost",
     async (shopFields) => {
       const sim = await service({ shopFields });
-      const stack = new Stack(
-        configOf(sim, ACME_KEY, { "shipping:shops": shops({ globex: { apiKey: GLOBEX_KEY } }) }),
-      );
+      const stack = stackWithShops(sim, { globex: { apiKey: GLOBEX_KEY } });
       const both: Declaration[] = [
         { name: "orders", hook: ORDERS, url: URL },
         { name: "globex-orders", hook: ORDERS, url: "https://hooks.example.com/g", shop: "globex" },

@@ -129,7 +129,7 @@ describe("a second declaration of a deployed hook under an entry with the same k
   });
 });
 
-describe("preview --target of an added resource while another's hook edit is pending (review)", () => {
+describe("preview --target of an added resource while another's hook edit is pending", () => {
   it("warns of no drift on the untargeted resource: its recorded subscription is as recorded", async () => {
     const sim = await simulator();
     const run = await scenario(sim, [ORDERS], "targeted-pending-edit");

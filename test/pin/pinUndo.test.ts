@@ -163,7 +163,7 @@ describe("the write into the other, empty shop is undone under faults", () => {
     expect(stack.resource("h0")?.outs.shopId).toBe(ACME_SHOP_ID);
   });
 
-  it("a pinned entry and an unpinned one share the key: the pinned one's write is undone on its own pin (review)", async () => {
+  it("a pinned entry and an unpinned one share the key: the pinned one's write is undone on its own pin", async () => {
     const sim = await service();
     sim.addFault({ kind: "status", status: 500, method: "GET", after: "POST" });
     const stack = new Stack({

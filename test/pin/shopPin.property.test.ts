@@ -8,23 +8,17 @@
  * engine would, one deployment per phase, against the simulator over loopback.
  */
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HOOKS, type Hook } from "../../provider/inputs/hooks";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { outOfBand } from "../support/outOfBand";
 import { freshProvider, type ProviderRuntime } from "../support/provider";
-import { ACME_KEY, ACME_SECOND_KEY, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, ACME_SECOND_KEY, ACME_SHOP_ID, GLOBEX_KEY } from "../support/shops";
 
-/** acme's shop_id: the simulator numbers shops by their position in the seed. */
-const ACME_SHOP_ID = String(TEST_SHOPS.findIndex((s) => s.name === "acme") + 1);
 const RUNS = 100;
 const TIMEOUT_MS = 240_000;
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+const acme = useAcmeSimulator();
 
 /** A resource as state records it after a create. */
 interface Recorded {
@@ -53,13 +47,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 const callback = (n: number) => `https://hooks.example.com/pinned/${n}`;
 
 function snapshot() {
-  return { acme: sim.subscriptions("acme"), globex: sim.subscriptions("globex") };
+  return { acme: acme.sim.subscriptions("acme"), globex: acme.sim.subscriptions("globex") };
 }
 
 /** A new deployment (a new provider process) with `key` and the pin. */
 function deployment(key: string): Promise<ProviderRuntime> {
   return freshProvider({
-    "shipping:baseUrl": sim.baseUrl,
+    "shipping:baseUrl": acme.sim.baseUrl,
     "shipping:apiKey": key,
     "shipping:shopId": ACME_SHOP_ID,
   });
@@ -132,13 +126,13 @@ describe("a pinned shop after its key changed (generated sequences of the engine
           fc.constantFrom(ACME_SECOND_KEY, GLOBEX_KEY),
           fc.array(op, { minLength: 1, maxLength: 6 }),
           async (shopFields, overwrite, globexHooks, deployed, key, ops) => {
-            await sim.reset();
-            sim.setSwitches({ shopFields, overwrite });
+            await acme.sim.reset();
+            acme.sim.setSwitches({ shopFields, overwrite });
             if (globexHooks.length > 0)
-              await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) =>
+              await outOfBand(acme.sim.baseUrl, GLOBEX_KEY, (api) =>
                 api.create(globexHooks.map((h) => ({ hook: h, url: `https://globex.example.com/${h}` }))),
               );
-            const globexBefore = sim.subscriptions("globex");
+            const globexBefore = acme.sim.subscriptions("globex");
 
             // Deployed with acme's key and the pin, one resource at a time.
             const first = await deployment(ACME_KEY);

@@ -3,23 +3,17 @@
  * an earlier write of the deployment told the shop, a failed read-back of a later batch is reported as it is:
  * the writes of that batch stay (the next `up` adopts them), rather than being deleted as unchecked.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { freshProvider } from "../support/provider";
-import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, ACME_SHOP_ID } from "../support/shops";
 
-const ACME_SHOP_ID = String(TEST_SHOPS.findIndex((s) => s.name === "acme") + 1);
-
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+const acme = useAcmeSimulator();
 
 describe("a pinned shop that listed nothing, with the right key", () => {
   it("a read-back that fails after the shop is known deletes nothing: the error is the service's, not the pin's", async () => {
     const runtime = await freshProvider({
-      "shipping:baseUrl": sim.baseUrl,
+      "shipping:baseUrl": acme.sim.baseUrl,
       "shipping:apiKey": ACME_KEY,
       "shipping:shopId": ACME_SHOP_ID,
     });
@@ -33,18 +27,18 @@ describe("a pinned shop that listed nothing, with the right key", () => {
     ];
     for (const inputs of later) expect((await runtime.check({}, inputs)).failures).toEqual([]);
     // Every GET fails from here on: the read-back that matches the two new ids to their hooks.
-    sim.addFault({ kind: "status", status: 500, method: "GET", count: 10 });
+    acme.sim.addFault({ kind: "status", status: 500, method: "GET", count: 10 });
     const outcomes = await Promise.allSettled(later.map((inputs) => runtime.create(inputs)));
-    sim.clearFaults();
+    acme.sim.clearFaults();
     for (const outcome of outcomes) {
       expect(outcome.status).toBe("rejected");
       const message = String((outcome as PromiseRejectedResult).reason);
       expect(message).toContain("500 Internal Server Error: GET");
       expect(message).not.toContain("pins shop");
     }
-    expect(sim.requests().filter((r) => r.method === "DELETE")).toEqual([]);
+    expect(acme.sim.requests().filter((r) => r.method === "DELETE")).toEqual([]);
     expect(
-      sim
+      acme.sim
         .subscriptions("acme")
         .map((s) => s.url)
         .sort(),

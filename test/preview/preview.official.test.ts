@@ -166,7 +166,7 @@ describe("pulumi preview tells what up will do", () => {
     expect(sim.subscriptions("acme")).toEqual([]);
   });
 
-  it("a URL not known until another resource is created, plain or secret, previews and deploys (review)", async () => {
+  it("a URL not known until another resource is created, plain or secret, previews and deploys", async () => {
     sim.reset();
     const computed = await project(
       "preview-computed",

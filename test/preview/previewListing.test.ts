@@ -4,26 +4,21 @@
  * against the simulator, and show that a handed listing decides exactly what the provider's own listing
  * would, with one GET fewer, and that a listing of another shop, or in another shape, is not taken.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Clients } from "../../provider/config/clients";
 import { configuredTargets, resolveShop } from "../../provider/config/settings";
 import { handedListing, listingToHand, PREVIEW_LISTING_INPUT } from "../../provider/inputs/previewListing";
 import { isListedUrl, urlDigest } from "../../provider/rules/recorded";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { freshProvider } from "../support/provider";
-import { ACME_KEY, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, GLOBEX_KEY } from "../support/shops";
 
 const ORDERS = { hook: "order_status_change", url: "https://hooks.example.com/orders" };
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
-beforeEach(() => sim.reset());
+const acme = useAcmeSimulator();
 
 const configOf = (apiKey: string): Record<string, string> => ({
-  "shipping:baseUrl": sim.baseUrl,
+  "shipping:baseUrl": acme.sim.baseUrl,
   "shipping:apiKey": apiKey,
 });
 
@@ -46,14 +41,14 @@ async function deployed() {
 /** check then diff, as the engine calls them in a preview, in a new provider process; with the requests made. */
 async function previewOf(config: Record<string, string>, handed: unknown, id: string, olds: object) {
   const runtime = await freshProvider(config);
-  sim.clearRequests();
+  acme.sim.clearRequests();
   const news = handed === undefined ? ORDERS : { ...ORDERS, [PREVIEW_LISTING_INPUT]: handed };
   const checked = await runtime.check(olds as Record<string, unknown>, news);
   const diff = await runtime.diff(id, olds as Record<string, unknown>, checked.inputs).then(
     (decision) => decision,
     (error: unknown) => new Error(String(error)),
   );
-  return { checked, diff, requests: sim.requests().map((r) => `${r.method} ${r.path}`) };
+  return { checked, diff, requests: acme.sim.requests().map((r) => `${r.method} ${r.path}`) };
 }
 
 describe("a preview's listing, handed from the program to the provider", () => {
@@ -95,11 +90,11 @@ describe("a shop the program could not list", () => {
   it("fails the resource's check with the program's message, and the provider asks nothing", async () => {
     const runtime = await freshProvider(configOf(ACME_KEY));
     const target = resolveShop(undefined, (key) => configOf(ACME_KEY)[key], {});
-    sim.clearRequests();
+    acme.sim.clearRequests();
     const message = 'WebhookSubscription "orders": the default shop: the service refuses the key (401)';
     const news = { ...ORDERS, [PREVIEW_LISTING_INPUT]: { shopKey: target.shopKey, unusable: message } };
     await expect(runtime.check({}, news)).rejects.toThrow(message);
-    expect(sim.requests()).toEqual([]);
+    expect(acme.sim.requests()).toEqual([]);
   });
 });
 

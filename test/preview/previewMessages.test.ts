@@ -72,7 +72,7 @@ describe("shopUnusable", () => {
       "Check shipping:shops.globex.baseUrl,",
     ],
     ["the base URL from the environment", "globex", {}, {}, "Check SHIPPING_BASE_URL,"],
-  ])("%s unreachable: names the setting the base URL came from (review)", (_, shop, config, entry, check) => {
+  ])("%s unreachable: names the setting the base URL came from", (_, shop, config, entry, check) => {
     const values: Record<string, string> = {
       ...config,
       "shipping:apiKey": "secret-key-value",
@@ -96,7 +96,7 @@ describe("shopUnusable", () => {
       "Check shipping:baseUrl",
     ],
     ["a server error", 500, "listing the shop failed (", "run the preview again"],
-  ])("%s: says what it is and what to check (review)", (_, status, says, fix) => {
+  ])("%s: says what it is and what to check", (_, status, says, fix) => {
     const response = { status, headers: {}, body: "<html></html>" };
     const error =
       status === 200

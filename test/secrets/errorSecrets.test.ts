@@ -7,17 +7,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ShippingClient, type ShippingClientOptions } from "../../provider/client/shippingClient";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ShippingClient, ShippingClientOptions } from "../../provider/client/shippingClient";
 import {
   ShippingConnectionError,
   ShippingError,
   ShippingRequestError,
   ShippingResponseError,
 } from "../../provider/errors";
-import { type FaultSpec, type RunningSimulator, startSimulator } from "../../simulator";
+import type { FaultSpec } from "../../simulator";
+import { useAcmeClients, useAcmeSimulator } from "../support/acmeSimulator";
 import { rejectionOf } from "../support/rejection";
-import { ACME_KEY, ACME_READ_ONLY_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, ACME_READ_ONLY_KEY, leaksOf } from "../support/shops";
 
 const NO_RETRY: Partial<ShippingClientOptions> = {
   retry: { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 1_000 },
@@ -25,10 +26,9 @@ const NO_RETRY: Partial<ShippingClientOptions> = {
 };
 const HOOK = "order_status_change";
 
-let sim: RunningSimulator;
+const acme = useAcmeSimulator({ switches: { authScheme: "both" } });
 let echo: Server;
 let echoUrl: string;
-const clients: ShippingClient[] = [];
 
 /** Answers with the Authorization header (raw and decoded) in bodies and headers, in several shapes. */
 function echoHandler(req: IncomingMessage, res: ServerResponse): void {
@@ -53,29 +53,18 @@ function echoHandler(req: IncomingMessage, res: ServerResponse): void {
 }
 
 beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
   echo = createServer(echoHandler);
   await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
   echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await sim.close();
   await new Promise<void>((resolve) => {
     echo.close(() => resolve());
     echo.closeAllConnections();
   });
 });
-beforeEach(() => {
-  sim.reset();
-  sim.setSwitches({ authScheme: "both" });
-});
 
-function client(options: Partial<ShippingClientOptions> = {}): ShippingClient {
-  const made = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY, ...NO_RETRY, ...options });
-  clients.push(made);
-  return made;
-}
+const client = useAcmeClients(acme, NO_RETRY);
 
 function failure(call: Promise<unknown>): Promise<ShippingError> {
   return rejectionOf(call, ShippingError);
@@ -230,7 +219,7 @@ const CASES: Case[] = [
 
 describe("no error the client raises carries the API key, raw or base64", () => {
   it.each(CASES)("$name", async ({ key, raises, says, call, fault }) => {
-    if (fault !== undefined) sim.addFault(fault);
+    if (fault !== undefined) acme.sim.addFault(fault);
     const error = await failure(call());
     expect(error).toBeInstanceOf(raises);
     expect(leaksOf(key, everything(error))).toEqual([]);
@@ -240,7 +229,7 @@ describe("no error the client raises carries the API key, raw or base64", () => 
   });
 
   it("401 because the service wants the other scheme word: the real key, sent twice, is in no error", async () => {
-    sim.setSwitches({ authScheme: "basic" });
+    acme.sim.setSwitches({ authScheme: "basic" });
     const error = await failure(client({ authScheme: "bearer" }).list());
     expect(error).toBeInstanceOf(ShippingRequestError);
     expect((error as ShippingRequestError).status).toBe(401);

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator/index";
-import { api, call, expectErrorShape, startSim, subs } from "./helpers";
+import { api, call, expectErrorShape, postAfterDataFolderGone, startSim, subs } from "./helpers";
 
 const A = "https://example.com/a";
 
@@ -55,13 +55,7 @@ describe("POST /__sim/reset", () => {
 
 describe("a failed API write", () => {
   it("answers 500 naming the file's base name only", async () => {
-    const dir = await tempDir();
-    const dataFile = join(dir, "state.json");
-    const sim = await startSim({ dataFile });
-    rmSync(dir, { recursive: true });
-    const reply = await api(sim, "POST", "/webhook_subscriptions", {
-      body: subs(["order_status_change", A]),
-    });
+    const { dir, reply } = await postAfterDataFolderGone();
     expect(reply.status).toBe(500);
     expect(expectErrorShape(reply).message).toMatch(/"state\.json" \(ENOENT\); the change is kept in memory/);
     expect(reply.text).not.toContain(dir);
@@ -75,6 +69,7 @@ describe("start", () => {
     const leftovers = [".state.json.4242.0badf00d.tmp", ".state.json.1.deadbeef.tmp"];
     const kept = [".other.json.4242.0badf00d.tmp", "state.json.bak", ".state.json.x.tmp"];
     for (const name of [...leftovers, ...kept]) writeFileSync(join(dir, name), "{ half a sav");
+    // By hand, not startSim: the test closes it itself, then reads what close left in the folder.
     const sim = await startSimulator({ dataFile });
     expect(readdirSync(dir).sort()).toEqual([...kept].sort());
     await sim.close();

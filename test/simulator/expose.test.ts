@@ -13,6 +13,7 @@ describe("binding another address is explicit", () => {
   it.each(["0.0.0.0", "::", "192.0.2.1"])(
     "host %s without expose is refused before anything binds",
     async (host) => {
+      // startSimulator itself, not startSim: the start is what must fail.
       await expect(startSimulator({ host, port: 0 })).rejects.toThrow(
         /not a loopback address.*expose: true \(--expose\)/,
       );

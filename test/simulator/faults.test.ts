@@ -7,18 +7,9 @@ import { describe, expect, it } from "vitest";
 import { MAX_FAULTS } from "../../simulator/constants";
 import { FaultList } from "../../simulator/faults";
 import { InvalidInputError } from "../../simulator/index";
-import { api, call, expectErrorShape, startSim, subs, until } from "./helpers";
+import { api, call, expectErrorShape, socketError, startSim, subs, until } from "./helpers";
 
 const ONE = subs(["order_status_change", "https://example.com/a"]);
-
-function socketError(promise: Promise<unknown>): Promise<string> {
-  return promise.then(
-    (reply) => {
-      throw new Error(`expected a socket error, got ${JSON.stringify(reply)}`);
-    },
-    (error: NodeJS.ErrnoException) => error.code ?? error.message,
-  );
-}
 
 describe("latency", () => {
   it("delays matching requests, then answers normally; disappears after count", async () => {
@@ -228,7 +219,7 @@ describe("durations beyond a Node timer (2^31-1 ms)", () => {
   });
 });
 
-describe("the fault list is bounded (issue 36 item 8)", () => {
+describe("the fault list is bounded", () => {
   it(`refuses a fault past MAX_FAULTS (${MAX_FAULTS}) with 422, so each answer lists at most ${MAX_FAULTS}`, async () => {
     const sim = await startSim();
     const fault = { kind: "latency", ms: 1, method: "DELETE" };

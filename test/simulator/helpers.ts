@@ -1,5 +1,9 @@
 /** Shared helpers for the simulator tests: start/stop simulators, raw HTTP calls over loopback. */
+import { rmSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach } from "vitest";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../simulator/index";
 
@@ -32,6 +36,24 @@ export async function startSim(options: SimulatorOptions = {}): Promise<RunningS
 afterEach(async () => {
   await Promise.all(running.splice(0).map((sim) => sim.close()));
 });
+
+/**
+ * A simulator (closed after the test) whose data file's folder is removed once it started, and the answer to a
+ * POST of one subscription then: every save from then on fails (ENOENT), this one first.
+ */
+export async function postAfterDataFolderGone(): Promise<{
+  sim: RunningSimulator;
+  dir: string;
+  reply: Reply;
+}> {
+  const dir = await mkdtemp(join(tmpdir(), "sim-gone-"));
+  const sim = await startSim({ dataFile: join(dir, "state.json") });
+  rmSync(dir, { recursive: true });
+  const reply = await api(sim, "POST", "/webhook_subscriptions", {
+    body: subs(["order_status_change", "https://example.com/a"]),
+  });
+  return { sim, dir, reply };
+}
 
 /** A received answer. */
 export interface Reply {
@@ -103,6 +125,16 @@ export function call(
     }
     req.end(payload);
   });
+}
+
+/** Expects `promise` (a request) to fail at the socket, and answers the error's code (or message). */
+export function socketError(promise: Promise<unknown>): Promise<string> {
+  return promise.then(
+    (reply) => {
+      throw new Error(`expected a socket error, got ${JSON.stringify(reply)}`);
+    },
+    (error: NodeJS.ErrnoException) => error.code ?? error.message,
+  );
 }
 
 /** The API with the demo read-write key (bearer) unless headers say otherwise. */

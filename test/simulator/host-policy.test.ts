@@ -73,6 +73,7 @@ describe("Host policy on the API paths", () => {
   it("takes --allow-host on the command line and refuses what is no host name", async () => {
     const command = parseCli(["--allow-host", "sim", "--allow-host", "ci-sim.local"]);
     expect(command.help === false && command.options.allowedHosts).toEqual(["sim", "ci-sim.local"]);
+    // startSimulator itself, not startSim: the start is what must fail.
     await expect(startSimulator({ allowedHosts: ["http://sim:4010"] })).rejects.toThrow(InvalidInputError);
     await expect(startSimulator({ allowedHosts: ["sim:4010"] })).rejects.toThrow(/allowedHosts: "sim:4010"/);
   });

@@ -32,6 +32,7 @@ const expected = NAMES.map((name, i): [string, number[]] => [name, [i + 1]]).sor
 describe("shops named after Object.prototype members", () => {
   it("survive memory, GET /__sim/state, the data file and a restart", async () => {
     const dataFile = join(await mkdtemp(join(tmpdir(), "sim-names-")), "state.json");
+    // By hand, not startSim: its own shops and data file, closed mid-test to restart from the file.
     const first = await startSimulator({ dataFile, shops: SHOPS });
     for (const [i] of NAMES.entries()) {
       const reply = await call(first.baseUrl, "POST", "/webhook_subscriptions", {

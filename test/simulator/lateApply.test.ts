@@ -8,18 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
-import { api, call, expectErrorShape, startSim, subs, until } from "./helpers";
+import { api, call, expectErrorShape, socketError, startSim, subs, until } from "./helpers";
 
 const ONE = subs(["order_status_change", "https://example.com/a"]);
-
-function socketError(promise: Promise<unknown>): Promise<string> {
-  return promise.then(
-    (reply) => {
-      throw new Error(`expected a socket error, got ${JSON.stringify(reply)}`);
-    },
-    (error: NodeJS.ErrnoException) => error.code ?? error.message,
-  );
-}
 
 describe("late-apply", () => {
   it("applies a POST after its client gave up: no answer, the write lands ms later", async () => {

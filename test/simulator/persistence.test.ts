@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SimulatorStateError, startSimulator } from "../../simulator/index";
 import { StateWriter } from "../../simulator/persistence";
-import { api, call, expectErrorShape, startSim, subs } from "./helpers";
+import { api, call, expectErrorShape, postAfterDataFolderGone, startSim, subs } from "./helpers";
 
 const A = "https://example.com/a";
 
@@ -16,6 +16,7 @@ async function tempFile(name = "state.json"): Promise<string> {
 describe("persistence", () => {
   it("keeps subscriptions and the id counter across a restart", async () => {
     const dataFile = await tempFile();
+    // By hand, not startSim: closed mid-test, so that a second simulator starts from its data file.
     const first = await startSimulator({ dataFile });
     await api(first, "POST", "/webhook_subscriptions", {
       body: subs(["order_status_change", A], ["shipment_label_created", A]),
@@ -83,6 +84,7 @@ describe("persistence", () => {
 
   it("persists a reset (through the control endpoint)", async () => {
     const dataFile = await tempFile();
+    // By hand, not startSim: closed mid-test, so that a second simulator starts from its data file.
     const first = await startSimulator({ dataFile });
     await api(first, "POST", "/webhook_subscriptions", { body: subs(["order_status_change", A]) });
     expect((await call(first.baseUrl, "POST", "/__sim/reset")).status).toBe(204);
@@ -92,13 +94,7 @@ describe("persistence", () => {
   });
 
   it("answers 500 when the save fails, keeping the change in memory", async () => {
-    const dir = await tempFile("gone");
-    const dataFile = join(dir, "state.json");
-    const sim = await startSim({ dataFile });
-    rmSync(dir, { recursive: true });
-    const reply = await api(sim, "POST", "/webhook_subscriptions", {
-      body: subs(["order_status_change", A]),
-    });
+    const { sim, reply } = await postAfterDataFolderGone();
     expect(reply.status).toBe(500);
     expect(expectErrorShape(reply)).toMatchObject({ code: 0, title: "Internal server error" });
     expect(sim.subscriptions("demo")).toHaveLength(1);
@@ -150,6 +146,7 @@ describe("a bad data file is a SimulatorStateError, never a silent empty start",
   ])("%s", async (_name, content, problem) => {
     const dataFile = await tempFile();
     writeFileSync(dataFile, content);
+    // startSimulator itself, not startSim: the start is what must fail.
     const error = await startSimulator({ dataFile }).then(
       () => undefined,
       (e: unknown) => e,

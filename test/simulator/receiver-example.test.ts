@@ -21,6 +21,7 @@ beforeAll(async () => {
   ca = await createPrivateCa();
   receiver = await startReceiver({ tls: ca.server, apiKey: SHOP.keys.readWrite[0] as string });
   // Retries a tenth of a second apart, so a test waits for them in no time.
+  // By hand, not the fixture: the example's own shop, a private CA for its HTTPS receiver, quick retries.
   sim = await startSimulator({ shops: [SHOP], deliveryCa: ca.caPem, switches: { deliveryBackoffMs: 100 } });
   const ids = await subscribeReceiver(sim.baseUrl, SHOP.keys.readWrite[0] as string, receiver.url);
   expect(ids).toHaveLength(3);
@@ -88,6 +89,7 @@ describe("a webhook receiver, end to end", () => {
   });
 
   it("refuses a sender that does not hold the shop's key", async () => {
+    // A second simulator whose acme holds another key: the sender the receiver must refuse.
     const impostor = await startSimulator({
       shops: [{ name: "acme", keys: { readWrite: ["not-the-key"] } }],
       deliveryCa: ca.caPem,

@@ -96,6 +96,7 @@ describe("memory", () => {
   });
 
   it("refuses a requestLogBytes below 1 MiB, naming the option", async () => {
+    // startSimulator itself, not startSim: the start is what must fail.
     await expect(startSimulator({ requestLogBytes: 1000 })).rejects.toThrow(InvalidInputError);
     await expect(startSimulator({ requestLogBytes: 1000 })).rejects.toThrow(/requestLogBytes/);
   });

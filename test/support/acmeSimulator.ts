@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { ShippingClient, type ShippingClientOptions } from "../../provider/client/shippingClient";
+import { type RunningSimulator, type Switches, startSimulator } from "../../simulator";
 import { ACME_KEY, TEST_SHOPS } from "./shops";
 
 /** The simulator of a test file and the provider config of its default shop (acme). */
@@ -8,17 +9,30 @@ export interface AcmeSimulator {
   readonly config: Record<string, string>;
 }
 
+/** What a test file's simulator differs in from the default one. */
+export interface AcmeSimulatorOptions {
+  /** The switches every test of the file starts with (the simulator's defaults otherwise). */
+  readonly switches?: Partial<Switches>;
+}
+
 /**
- * Starts a simulator of {@link TEST_SHOPS} on loopback for the calling test file, reset before each test and
- * closed after the file; read its fields inside tests (they are set in `beforeAll`).
+ * Starts a simulator of {@link TEST_SHOPS} on loopback for the calling test file (or `describe` block), closed
+ * after it. Before each test it is reset and its switches are set back to the file's (`options.switches` over
+ * the simulator's defaults), so a test that changes a switch needs no undo. Read its fields inside tests (they
+ * are set in `beforeAll`).
  */
-export function useAcmeSimulator(): AcmeSimulator {
+export function useAcmeSimulator(options: AcmeSimulatorOptions = {}): AcmeSimulator {
   let sim: RunningSimulator | undefined;
+  let switches: Switches | undefined;
   beforeAll(async () => {
-    sim = await startSimulator({ shops: TEST_SHOPS });
+    sim = await startSimulator({ shops: TEST_SHOPS, switches: options.switches ?? {} });
+    switches = sim.switches();
   });
   afterAll(() => sim?.close());
-  beforeEach(() => sim?.reset());
+  beforeEach(async () => {
+    await sim?.reset();
+    if (switches !== undefined) sim?.setSwitches(switches);
+  });
   const started = (): RunningSimulator => {
     if (sim === undefined) throw new Error("the simulator is read before beforeAll started it");
     return sim;
@@ -30,5 +44,27 @@ export function useAcmeSimulator(): AcmeSimulator {
     get config() {
       return { "shipping:apiKey": ACME_KEY, "shipping:baseUrl": started().baseUrl };
     },
+  };
+}
+
+/**
+ * A maker of clients of acme's key on the file's simulator, with `defaults` under each call's options; every
+ * client made is closed after the file.
+ */
+export function useAcmeClients(
+  acme: AcmeSimulator,
+  defaults: Partial<ShippingClientOptions> = {},
+): (options?: Partial<ShippingClientOptions>) => ShippingClient {
+  const made: ShippingClient[] = [];
+  afterAll(() => Promise.all(made.map((c) => c.close())));
+  return (options = {}) => {
+    const client = new ShippingClient({
+      baseUrl: acme.sim.baseUrl,
+      apiKey: ACME_KEY,
+      ...defaults,
+      ...options,
+    });
+    made.push(client);
+    return client;
   };
 }

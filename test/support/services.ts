@@ -2,18 +2,16 @@
  * Simulated services for the integration tests of the ownership rule: a simulator of the test shops per call,
  * closed after the test, the stack configuration that reaches one of its shops, and what it was asked to write.
  */
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import { type RunningSimulator, type SimulatorOptions, type Switches, startSimulator } from "../../simulator";
-import type { Config } from "./engineOrder";
+import { type Config, type Declaration, Stack } from "./engineOrder";
 import { ACME_KEY, TEST_SHOPS } from "./shops";
 
 export const ORDERS = "order_status_change";
 export const SHIPMENTS = "shipment_status_change";
 export const LABELS = "shipment_label_created";
 
-/** acme's and globex's shop_id: the simulator numbers shops by their position in the seed. */
-export const ACME_SHOP_ID = String(TEST_SHOPS.findIndex((s) => s.name === "acme") + 1);
-export const GLOBEX_SHOP_ID = String(TEST_SHOPS.findIndex((s) => s.name === "globex") + 1);
+export { ACME_SHOP_ID, GLOBEX_SHOP_ID } from "./shops";
 
 const running: RunningSimulator[] = [];
 afterEach(async () => {
@@ -30,9 +28,22 @@ export async function service(
   return sim;
 }
 
+/** A {@link service} with `switches`, and acme's stack on it with `declared` deployed by an `up` that succeeded. */
+export async function deployed(declared: Declaration[], switches: Partial<Switches> = {}) {
+  const sim = await service(switches);
+  const stack = new Stack(configOf(sim));
+  expect((await stack.up(declared)).ok).toBe(true);
+  return { sim, stack };
+}
+
 /** The stack configuration of the default shop at `sim` with `key` (acme's by default). */
 export function configOf(sim: RunningSimulator, key = ACME_KEY, more: Config = {}): Config {
   return { "shipping:apiKey": key, "shipping:baseUrl": sim.baseUrl, ...more };
+}
+
+/** acme's stack on `sim` (its key the default shop's) with `entries` as `shipping:shops`. */
+export function stackWithShops(sim: RunningSimulator, entries: Parameters<typeof shops>[0]): Stack {
+  return new Stack(configOf(sim, ACME_KEY, { "shipping:shops": shops(entries) }));
 }
 
 /** `shipping:shops` as stack configuration holds it. */

@@ -13,6 +13,10 @@ export const TEST_SHOPS: ShopSeed[] = [
   { name: "globex", keys: { readWrite: [GLOBEX_KEY] } },
 ];
 
+/** acme's and globex's shop_id: the simulator numbers shops by their position in the seed. */
+export const ACME_SHOP_ID = String(TEST_SHOPS.findIndex((s) => s.name === "acme") + 1);
+export const GLOBEX_SHOP_ID = String(TEST_SHOPS.findIndex((s) => s.name === "globex") + 1);
+
 /** Every form in which a key must never show up. */
 export function secretForms(key: string): string[] {
   return [key, Buffer.from(key, "utf8").toString("base64")];

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, LABELS, ORDERS, SHIPMENTS, service, shops } from "../support/services";
+import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, service, shops } from "../support/services";
 import { ACME_KEY, ACME_SECOND_KEY } from "../support/shops";
 
 const ORDERS_DECLARED: Declaration = { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" };
@@ -77,9 +77,7 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
   it.each(["new-id", "keep-id"] as const)(
     "%s: a rename without an alias (URL changed, takeOver) whose POST fails keeps the old one's subscription live and recorded",
     async (overwrite) => {
-      const sim = await service({ overwrite });
-      const stack = new Stack(configOf(sim));
-      expect((await stack.up([ORDERS_DECLARED])).ok).toBe(true);
+      const { sim, stack } = await deployed([ORDERS_DECLARED], { overwrite });
       const live = sim.subscriptions("acme");
       sim.addFault({ kind: "status", status: 500, method: "POST", count: 20 });
       const renamed = {

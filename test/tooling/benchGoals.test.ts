@@ -1,4 +1,4 @@
-/** The verdicts `npm run bench` prints for the goals of issue 15. */
+/** The verdicts `npm run bench` prints for the benchmark's goals (docs/performance.md). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GOALS, type GoalRow, goalRows } from "../../scripts/bench/goals";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS, parseOptions, runsAt, settingEnv } from "../../scripts/bench/options";
 
 describe("parseOptions", () => {
-  it("defaults to the sizes and settings the goals of issue 15 name", () => {
+  it("defaults to the sizes and settings the benchmark's goals name (docs/performance.md)", () => {
     expect(parseOptions({})).toEqual(DEFAULT_OPTIONS);
     expect(DEFAULT_OPTIONS.shops).toEqual([10, 100, 300, 1000]);
     expect(DEFAULT_OPTIONS.naiveShops).toEqual([10, 100, 300]);

@@ -1,6 +1,7 @@
 /**
- * The sequences of issue 26 (items 1-3) as explorer sequences, each breaking an invariant on the provider as
- * it was when the issue was filed; replayed with issue 13's by `npm run explore -- --cases`. Each ends with
+ * Explorer sequences of targeted steps after a rename or onto a second shops entry, URLs from secret stack
+ * config, and writes whose read-back fails (issue 26, items 1-3), each breaking an invariant on the provider as
+ * it was when the issue was filed; replayed with cases.ts's by `npm run explore -- --cases`. Each ends with
  * the steps a user takes next, so that it also passes only when the fix loses nothing afterwards.
  */
 import { add, LABELS, type NamedCase, ORDERS, op, SHIPMENTS } from "./cases";
@@ -64,7 +65,7 @@ const TWO_URLS_CHANGED: readonly Step[] = [
 const RECOVER: readonly Step[] = [op("one", "up"), op("one", "destroy")];
 
 /** Issue 26, items 1 to 3. */
-export const ISSUE_26_CASES: readonly NamedCase[] = [
+export const TARGETED_SECRET_READ_BACK_CASES: readonly NamedCase[] = [
   {
     name: "26.1a rename without alias, up --target <new>, destroy --target <old>: deletes the subscription the new resource records",
     steps: [...RENAMED_TARGETED, targeted("one", "destroy", "target", "sub-alpha")],
