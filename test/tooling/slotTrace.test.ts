@@ -1,13 +1,15 @@
 /**
  * The slot-time trace (issue 37, provider/operations/trace.ts): with SHIPPING_TRACE_FILE set, each engine call
  * writes one JSON line whose phases add up to its time and name what it waited for, with no key, URL, shop or
- * hook in it; without it, nothing is written, also while a traced provider runs beside it in the process.
+ * hook in it; without it, nothing is written, also while a traced provider runs beside it in the process. The
+ * summary (scripts/bench/slotTrace.ts) reads those lines.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRACE_FILE_VARIABLE, type TraceLine } from "../../provider/operations/trace";
+import { parseTrace, percentile, summariseTrace, traceTable } from "../../scripts/bench/slotTrace";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { freshProvider, type ProviderRuntime } from "../support/provider";
 import { ACME_KEY, GLOBEX_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
@@ -58,10 +60,7 @@ describe("the slot-time trace", () => {
     expect(sim.subscriptions("globex")).toEqual([]);
 
     const text = readFileSync(file, "utf8");
-    const lines: TraceLine[] = text
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => JSON.parse(l) as TraceLine);
+    const lines: TraceLine[] = parseTrace(text);
     expect(lines).toHaveLength(calls);
     expect(readdirSync(dir)).toEqual(["traced.jsonl"]);
     const count = (op: string) => lines.filter((l) => l.op === op).length;
@@ -106,5 +105,33 @@ describe("the slot-time trace", () => {
     await lifecycle(() => freshProvider(config(ACME_KEY), env), "https://hooks.example.com/quiet");
     expect(sim.subscriptions("acme")).toEqual([]);
     expect(new Set(readdirSync(dir))).toEqual(before);
+  });
+
+  it("summarises per operation: count, median, p95 and each phase's share of the time", () => {
+    const line = (op: TraceLine["op"], ms: number, phases: TraceLine["phases"]): TraceLine => ({
+      v: 1,
+      op,
+      at: 0,
+      ms,
+      ok: true,
+      phases,
+      pid: 1,
+    });
+    const rows = summariseTrace([
+      line("create", 100, { own: 10, post: 60, readBack: 30 }),
+      line("create", 300, { own: 10, lane: 200, post: 60, readBack: 30 }),
+      { ...line("create", 200, { own: 20, post: 180 }), batch: { create: 2, createFlush: "idle" } },
+      line("delete", 50, { own: 50 }),
+    ]);
+    expect(rows.map((r) => r.op)).toEqual(["create", "delete"]);
+    const [create] = rows;
+    expect(create).toMatchObject({ count: 3, failed: 0, medianMs: 200, p95Ms: 300, medianBatch: 2 });
+    expect(create?.shares.post).toBeCloseTo(300 / 600);
+    expect(create?.shares.lane).toBeCloseTo(200 / 600);
+    const shares = Object.values(create?.shares ?? {}).reduce((a, b) => a + (b ?? 0), 0);
+    expect(shares).toBeCloseTo(1);
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95)).toBe(10);
+    const table = traceTable(rows);
+    expect(table).toContain("| create | 3 | 200 ms | 300 ms | 2 | 7% | 33% | 50% | 10% |");
   });
 });
