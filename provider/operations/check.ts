@@ -15,6 +15,7 @@ import { type CheckFailure, checkInputs, UNKNOWN_VALUE } from "../inputs/lifecyc
 import { PREVIEW_LISTING_INPUT, takeHandedListing } from "../inputs/previewListing";
 import { recordedDeclarer, secondDeclarationRefusal } from "../rules/oneHookPerShop";
 import { pinnedListing, takeoverBeforeWrite } from "../writes/createPlans";
+import { waitFor } from "./trace";
 
 /** What a check reads and records: the deployment's facts, and how a shop name resolves. */
 export interface CheckContext {
@@ -46,7 +47,8 @@ export async function checkResource(
   if (target.pin !== undefined) {
     // A pinned shop is checked before any step writes: also an added resource, a rename without an alias
     // or `up --replace`, which the engine ties to no recorded resource.
-    const refusal = await pinnedListing(ctx.views, target).then(() => undefined, configErrorOnly);
+    const listed = waitFor("listing", () => pinnedListing(ctx.views, target));
+    const refusal = await listed.then(() => undefined, configErrorOnly);
     if (refusal !== undefined)
       return { ...result, failures: [...result.failures, { property: "shop", reason: refusal.message }] };
   }

@@ -9,6 +9,7 @@ import { ReadBackFailure } from "../writes/createBatch";
 import { pinnedListing } from "../writes/createPlans";
 import type { Deployment } from "./deployment";
 import { outputsOf, type SubscriptionOutputs, unconfirmedError } from "./records";
+import { waitFor } from "./trace";
 import { warn } from "./warnings";
 
 /** The body of `ShippingProvider.create`. */
@@ -20,15 +21,18 @@ export async function createResource(
   const url = String(inputs.url);
   const target = d.targetOf(inputs.shop);
   await settleReplaced(d, target);
-  let identity = shopIdentityOf(await pinnedListing(d.views, target));
+  let identity = shopIdentityOf(await waitFor("listing", () => pinnedListing(d.views, target)));
   const request = { hook, url, takeOver: inputs.takeOver === true };
-  const { id, current, seen, unconfirmed, takenOver } = await d.creates.add(target, identity, request);
+  const { id, current, seen, unconfirmed, takenOver } = await waitFor("batchWindow", () =>
+    d.creates.add(target, identity, request),
+  );
   const outs = outputsOf(inputs, target, id, current, takenOver === true);
   if (unconfirmed !== undefined)
     throw unconfirmedError(inputs, target, outs, unconfirmed.written, unconfirmed.cause);
   // A shop that listed nothing cannot say which shop it is; a read of the new id does (if the service says).
   if (identity === undefined && d.views.listedEmpty(target)) {
-    identity = await d.creates.learnShop(target, { id, hook, url }, seen).catch((error: unknown) => {
+    const learnt = () => d.creates.learnShop(target, { id, hook, url }, seen);
+    identity = await waitFor("readBack", learnt).catch((error: unknown) => {
       if (error instanceof ReadBackFailure) throw unconfirmedError(inputs, target, outs, [id], error.cause);
       throw error;
     });

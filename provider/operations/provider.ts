@@ -25,11 +25,14 @@ import { diffResource } from "./diff";
 import { readResource } from "./read";
 import type { SubscriptionOutputs } from "./records";
 import { settleOwnership } from "./settle";
+import { SlotTrace, type TracedOperation } from "./trace";
 import { confirmWrite } from "./update";
 
 /** The provider of one deployment: `configure`, `check`, `diff`, `create`, `read` and `delete`. */
 export class ShippingProvider {
   #config: ConfigSource | undefined;
+  /** The slot-time trace, when SHIPPING_TRACE_FILE names a file (trace.ts). */
+  readonly #trace: SlotTrace | undefined;
   readonly #targets: ShopTargets;
   readonly #clients = new Clients(() => this.#targets.configured());
   readonly #views = new ShopViews((target) => this.#clients.for(target).list());
@@ -61,6 +64,7 @@ export class ShippingProvider {
   /** `env`: where settings not in stack config are read from, at call time. */
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.#targets = new ShopTargets(() => this.#config, env);
+    this.#trace = SlotTrace.from(env);
   }
 
   /** Shares this provider's claims with the deployment's other provider processes (deploymentClaims.ts). */
@@ -84,7 +88,7 @@ export class ShippingProvider {
     news: Record<string, unknown>,
     urn?: string,
   ): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
-    return checkResource(this.#deployment, olds, news, urn);
+    return this.#traced("check", () => checkResource(this.#deployment, olds, news, urn));
   }
 
   /**
@@ -97,7 +101,7 @@ export class ShippingProvider {
     olds: Record<string, unknown>,
     news: Record<string, unknown>,
   ): Promise<DiffDecision> {
-    return diffResource(this.#deployment, id, olds, news);
+    return this.#traced("diff", () => diffResource(this.#deployment, id, olds, news));
   }
 
   /**
@@ -106,7 +110,7 @@ export class ShippingProvider {
    * (create.ts).
    */
   async create(inputs: Record<string, unknown>): Promise<{ id: string; outs: SubscriptionOutputs }> {
-    return createResource(this.#deployment, inputs);
+    return this.#traced("create", () => createResource(this.#deployment, inputs));
   }
 
   /**
@@ -119,7 +123,7 @@ export class ShippingProvider {
     olds: Record<string, unknown>,
     _news: Record<string, unknown>,
   ): Promise<{ outs: Record<string, unknown> }> {
-    return confirmWrite(this.#deployment, id, olds);
+    return this.#traced("update", () => confirmWrite(this.#deployment, id, olds));
   }
 
   /**
@@ -131,7 +135,7 @@ export class ShippingProvider {
     id: string,
     props: Record<string, unknown>,
   ): Promise<{ id?: string; props?: Record<string, unknown>; inputs?: Record<string, unknown> }> {
-    return readResource(this.#deployment, id, props);
+    return this.#traced("read", () => readResource(this.#deployment, id, props));
   }
 
   /**
@@ -141,7 +145,7 @@ export class ShippingProvider {
    * (delete.ts).
    */
   async delete(id: string, props: Record<string, unknown>, urn?: string): Promise<void> {
-    return deleteResource(this.#deployment, id, props, urn);
+    return this.#traced("delete", () => deleteResource(this.#deployment, id, props, urn));
   }
 
   /** The ownership rule's verdict about `recorded`, with the facts it asks for (settle.ts). */
@@ -161,6 +165,11 @@ export class ShippingProvider {
         this.#declarations.declaredIn(hook, own),
     };
     return settleOwnership(ctx, operation, recorded, named);
+  }
+
+  /** `run`, traced as `op` when the trace is on. */
+  #traced<T>(op: TracedOperation, run: () => Promise<T>): Promise<T> {
+    return this.#trace === undefined ? run() : this.#trace.run(op, run);
   }
 
   #targetOf(shop: unknown): ShopTarget {

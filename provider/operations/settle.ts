@@ -17,6 +17,7 @@ import {
   type Verdict,
 } from "../rules/ownership";
 import type { Writes } from "../writes/writes";
+import { waitFor } from "./trace";
 
 /** A decision asks for at most a listing per configured shop and one answer of the service; bounded anyway. */
 const MAX_DECISION_ROUNDS = 32;
@@ -78,10 +79,10 @@ export async function settleOwnership(
     const claimedAt = ctx.claims.claimedAt(recorded.id);
     const verdict = decideRecorded({ ...facts, claimedAt, claimedLive: claimedLive(ctx.claims, facts) });
     if (verdict.kind === "needListing") {
-      const listing = await ctx.views.listing(verdict.target);
+      const listing = await waitFor("listing", () => ctx.views.listing(verdict.target));
       facts = withShop(facts, ctx.views.facts(verdict.target, recorded.id, listing));
     } else if (verdict.kind === "needGoneAnswer") {
-      const answer = await ctx.writes.goneAnswer(verdict.target, recorded.id);
+      const answer = await waitFor("goneAnswer", () => ctx.writes.goneAnswer(verdict.target, recorded.id));
       if (answer !== undefined) facts = { ...facts, goneAnswer: answer };
     } else return held(ctx.claims, operation, recorded, verdict);
   }

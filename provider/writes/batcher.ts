@@ -1,3 +1,5 @@
+import { currentSpans, type FlushReason, forJoined, noteBatch } from "../operations/trace";
+
 /**
  * How long a batch waits for more items of the same group before its request is sent, in ms. 25 ms catches
  * the calls that the engine starts a few checkpoint writes apart (measured: destroy of 10 shops x 3 hooks
@@ -12,6 +14,8 @@ export type ItemResult<R> = { readonly value: R } | { readonly error: unknown };
 
 interface Waiter<T, R> {
   readonly item: T;
+  /** The traced calls that added it (operations/trace.ts), when tracing is on. */
+  readonly spans: ReturnType<typeof currentSpans>;
   readonly resolve: (value: R) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -37,6 +41,8 @@ export interface BatcherOptions<G, T> {
   readonly maxSize?: number;
   /** The size of a batch (default: its number of items). */
   readonly sizeOf?: (items: readonly T[]) => number;
+  /** The name its batches are noted under in the slot-time trace (operations/trace.ts); none: not noted. */
+  readonly traceAs?: string;
 }
 
 /**
@@ -55,6 +61,7 @@ export class Batcher<G, T, R> {
   readonly #idleMs: number | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   readonly #sizeOf: (items: readonly T[]) => number;
+  readonly #traceAs: string | undefined;
 
   constructor(
     keyOf: (group: G) => string,
@@ -69,6 +76,7 @@ export class Batcher<G, T, R> {
     this.#idleMs = options.idleMs;
     this.#maxSize = options.maxSize ?? MAX_ITEMS_PER_REQUEST;
     this.#sizeOf = options.sizeOf ?? ((items) => items.length);
+    this.#traceAs = options.traceAs;
   }
 
   /** Resolves with this item's result once its batch has run. */
@@ -76,13 +84,19 @@ export class Batcher<G, T, R> {
     const key = this.#keyOf(group);
     let batch = this.#pending.get(key);
     if (batch === undefined) {
-      batch = { group, waiters: [], timer: setTimeout(() => this.#flush(key), this.#windowMs(group)) };
+      batch = {
+        group,
+        waiters: [],
+        timer: setTimeout(() => this.#flush(key, "window"), this.#windowMs(group)),
+      };
       this.#pending.set(key, batch);
     }
     const added = batch;
-    const result = new Promise<R>((resolve, reject) => added.waiters.push({ item, resolve, reject }));
+    const spans = currentSpans();
+    const result = new Promise<R>((resolve, reject) => added.waiters.push({ item, spans, resolve, reject }));
     const items = added.waiters.map((w) => w.item);
-    if (this.#sizeOf(items) >= this.#maxSize || this.#complete(added.group, items)) this.#flush(key);
+    if (this.#sizeOf(items) >= this.#maxSize) this.#flush(key, "full");
+    else if (this.#complete(added.group, items)) this.#flush(key, "complete");
     else this.#restartIdleTimer();
     return result;
   }
@@ -98,26 +112,31 @@ export class Batcher<G, T, R> {
         batch.waiters.map((w) => w.item),
       )
     )
-      this.#flush(key);
+      this.#flush(key, "recheck");
   }
 
   #restartIdleTimer(): void {
     if (this.#idleMs === undefined) return;
     clearTimeout(this.#idleTimer);
     this.#idleTimer = setTimeout(() => {
-      for (const key of [...this.#pending.keys()]) this.#flush(key);
+      for (const key of [...this.#pending.keys()]) this.#flush(key, "idle");
     }, this.#idleMs);
   }
 
-  #flush(key: string): void {
+  #flush(key: string, reason: FlushReason): void {
     const batch = this.#pending.get(key);
     if (batch === undefined) return;
     this.#pending.delete(key);
     clearTimeout(batch.timer);
     const { waiters } = batch;
-    this.#run(
-      batch.group,
-      waiters.map((w) => w.item),
+    const items = waiters.map((w) => w.item);
+    // Traced: the run works for every call it joined, which enter its phases (the lane, the POST) together.
+    forJoined(
+      waiters.map((w) => w.spans),
+      () => {
+        if (this.#traceAs !== undefined) noteBatch(this.#traceAs, this.#sizeOf(items), reason);
+        return this.#run(batch.group, items);
+      },
     ).then(
       (results) => {
         waiters.forEach((waiter, i) => {

@@ -12,6 +12,7 @@ import type { Claims } from "../facts/claims";
 import type { Declarations } from "../facts/declarations";
 import type { ShopViews } from "../facts/shopViews";
 import type { StackRecords } from "../facts/stackRecords";
+import { phase, waitFor } from "../operations/trace";
 import { overwrittenAtOnce } from "../refusals/createOutcomes";
 import { pinMismatch, WRITTEN_AND_UNDONE } from "../refusals/pin";
 import { takeoverRefused } from "../refusals/takeoverMessages";
@@ -81,6 +82,7 @@ export class CreateBatches {
       ({ target, identity }, requests) => {
         // Sent: these creates came, so a sibling that arrives while the batch is in flight waits for none.
         for (const { hook } of requests) declarations.settleCreate(target, hook);
+        phase("lane");
         return writes.exclusive(writes.laneOf(target, identity), () =>
           this.#createAll(target, identity, requests),
         );
@@ -89,6 +91,7 @@ export class CreateBatches {
         windowMs: ({ target }) =>
           declarations.awaitedCreates(target).size > 1 ? CREATE_WAIT_MS : BATCH_WINDOW_MS,
         idleMs: CREATE_IDLE_MS,
+        traceAs: "create",
         complete: ({ target }, requests) => {
           const awaited = declarations.awaitedCreates(target);
           return awaited.size > 0 && [...awaited].every((hook) => requests.some((r) => r.hook === hook));
@@ -168,7 +171,7 @@ export class CreateBatches {
     requests: readonly CreateRequest[],
   ): Promise<ItemResult<Created>[]> {
     const { views } = this.#ctx;
-    const listing = await pinnedListing(views, target);
+    const listing = await waitFor("recheck", () => pinnedListing(views, target));
     const results: ItemResult<Created>[] = [];
     const toPost: number[] = [];
     const plans = planBatch(this.#ctx, target, identity, listing, requests);

@@ -11,6 +11,7 @@ import type { Declarations } from "../facts/declarations";
 import type { ShopViews } from "../facts/shopViews";
 import type { StackRecords } from "../facts/stackRecords";
 import { UNKNOWN_VALUE } from "../inputs/lifecycle";
+import { waitFor } from "../operations/trace";
 import { takeoverRefusal } from "../refusals/takeoverMessages";
 import { type CreatePlan, planCreate, takeoverOf } from "../rules/createRule";
 import { HookDeclarers } from "../rules/oneHookPerShop";
@@ -80,7 +81,7 @@ export async function takeoverBeforeWrite(
     url === UNKNOWN_VALUE
   )
     return undefined;
-  const listing = await facts.views.listing(target).catch((error: unknown) => {
+  const listing = await waitFor("listing", () => facts.views.listing(target)).catch((error: unknown) => {
     if (error instanceof ShippingError) return undefined;
     throw error;
   });

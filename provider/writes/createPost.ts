@@ -9,6 +9,7 @@ import type { ShopTarget } from "../config/settings";
 import { ShippingRequestError } from "../errors/requestError";
 import { ShippingError } from "../errors/shippingError";
 import type { ShopViews } from "../facts/shopViews";
+import { waitFor } from "../operations/trace";
 import { outcomeUnknown, unmatchedId } from "../refusals/createOutcomes";
 import { outcomeIsUnknown, unseenWrite } from "../refusals/lateWrites";
 import { shopIdentityOf } from "../rules/ownership";
@@ -57,14 +58,14 @@ export async function postAll(
   const { clients, views } = ctx;
   let ids: number[];
   try {
-    ids = await clients.for(target).create(subs);
+    ids = await waitFor("post", () => clients.for(target).create(subs));
   } catch (error) {
     views.forget(target);
     const refusal = error instanceof ShippingRequestError && error.status < 500 && error.status !== 429;
     if (refusal && (subs.length === 1 || !ITEM_REFUSALS.has(error.status)))
       return subs.map(() => ({ error }));
     // No pin check here: an applied write found below is read back and checked by its create, like any.
-    const applied = refusal ? [] : await ctx.writes.relist(target);
+    const applied = refusal ? [] : await waitFor("relist", () => ctx.writes.relist(target));
     // Applied or not, nobody can tell: sending it again would only hide that, so each create fails saying so.
     if (applied === undefined) {
       const unknown = new ShippingError(outcomeUnknown(target, subs, error), { cause: error });
@@ -99,7 +100,7 @@ async function matchIds(
   const { views, writes } = ctx;
   let live: LiveSubscription[];
   try {
-    live = await writes.confirm(target, ids);
+    live = await waitFor("readBack", () => writes.confirm(target, ids));
   } catch (cause) {
     await writes.undoIfUncheckable(target, ids, cause);
     // Recorded (as unconfirmed) by the order of the answer, which every known service keeps; a later

@@ -14,6 +14,7 @@ export class IdBatcher<G, R> {
     keyOf: (group: G) => string,
     run: (group: G, ids: number[]) => Promise<Map<number, R>>,
     windowMs = BATCH_WINDOW_MS,
+    traceAs?: string,
   ) {
     this.#batcher = new Batcher<G, number, R | undefined>(
       keyOf,
@@ -21,7 +22,12 @@ export class IdBatcher<G, R> {
         const found = await run(group, [...new Set(ids)]);
         return ids.map((id) => ({ value: found.get(id) }));
       },
-      { windowMs, maxSize: MAX_IDS_PER_REQUEST, sizeOf: (ids) => new Set(ids).size },
+      {
+        windowMs,
+        maxSize: MAX_IDS_PER_REQUEST,
+        sizeOf: (ids) => new Set(ids).size,
+        ...(traceAs === undefined ? {} : { traceAs }),
+      },
     );
   }
 

@@ -11,6 +11,7 @@ import type { ShopTarget } from "../config/settings";
 import { ShippingRequestError } from "../errors/requestError";
 import type { Claims } from "../facts/claims";
 import type { ShopViews } from "../facts/shopViews";
+import { phase, waitFor } from "../operations/trace";
 import { pinnedReadBackFailed, undoFailed } from "../refusals/pin";
 import {
   type GoneAnswer,
@@ -20,6 +21,7 @@ import {
   type ShopIdentity,
   shopIdentityOf,
 } from "../rules/ownership";
+import { BATCH_WINDOW_MS } from "./batcher";
 import { IdBatcher } from "./idBatcher";
 
 /**
@@ -58,7 +60,12 @@ export class Writes {
     this.#views = views;
     this.#claims = claims;
     const byShop = (target: ShopTarget) => target.shopKey;
-    this.#deletes = new IdBatcher(byShop, (target, ids) => this.#deleteOwned(target, ids));
+    this.#deletes = new IdBatcher(
+      byShop,
+      (target, ids) => this.#deleteOwned(target, ids),
+      BATCH_WINDOW_MS,
+      "delete",
+    );
     this.#questions = new IdBatcher(byShop, async (target, ids) => new Map(await this.#ask(target, ids)));
     this.#readBacks = new IdBatcher(
       byShop,
@@ -92,15 +99,19 @@ export class Writes {
   async delete(target: ShopTarget, recorded: Recorded): Promise<void> {
     const queued = this.#queued.get(target.shopKey) ?? new Map<number, Recorded>();
     this.#queued.set(target.shopKey, queued.set(recorded.id, recorded));
-    await this.#deletes.load(target, recorded.id);
+    await waitFor("batchWindow", () => this.#deletes.load(target, recorded.id));
   }
 
   async #deleteOwned(target: ShopTarget, ids: number[]): Promise<Map<number, true>> {
-    const lane = this.laneOf(target, shopIdentityOf(await this.#views.listing(target)));
+    const lane = this.laneOf(
+      target,
+      shopIdentityOf(await waitFor("listing", () => this.#views.listing(target))),
+    );
     const queued = this.#queued.get(target.shopKey);
+    phase("lane");
     await this.exclusive(lane, async () => {
       // Under the shop's write lane: every earlier create of the deployment is in the listing and the claims.
-      const current = await this.#views.listing(target);
+      const current = await waitFor("recheck", () => this.#views.listing(target));
       const owned = ids.filter((id) => {
         const recorded = queued?.get(id);
         const live = current.find((s) => s.id === id);
@@ -111,7 +122,7 @@ export class Writes {
           !this.#claims.isClaimed(target.api, id)
         );
       });
-      await this.deleteIds(target, owned);
+      await waitFor("delete", () => this.deleteIds(target, owned));
     });
     for (const id of ids) queued?.delete(id);
     return new Map(ids.map((id) => [id, true as const]));

@@ -23,6 +23,16 @@ import { lineChartSvg } from "./svgChart";
 const RESULTS_DIR = resolve(__dirname, "..", "..", "..", "bench", "results");
 const CHART_FILE = "time-per-resource.svg";
 
+let traceRun: string | undefined;
+
+/** Where our runs' slot-time traces go with BENCH_TRACE=1 (a folder per bench run); none without. */
+function traceDir(options: { readonly trace: boolean }): string | undefined {
+  if (!options.trace) return undefined;
+  traceRun ??= join(resolve(__dirname, "..", "..", ".."), ".tmp", "bench", "trace", `${Date.now()}`);
+  mkdirSync(traceRun, { recursive: true });
+  return traceRun;
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.env);
   const header = benchHeader(options, ADDED_LATENCY_MS, PARALLEL);
@@ -37,7 +47,9 @@ async function main(): Promise<void> {
     for (const setting of options.settings) {
       if (setting !== options.safeSetting && shops > options.otherSettingMaxShops) continue;
       if (options.shops.includes(shops))
-        deployments.push(await measureDeployment("ours", setting, shops, runsAt(options, shops)));
+        deployments.push(
+          await measureDeployment("ours", setting, shops, runsAt(options, shops), traceDir(options)),
+        );
       if (options.naiveShops.includes(shops)) {
         deployments.push(await measureDeployment("naive", setting, shops, runsAt(options, shops)));
       }

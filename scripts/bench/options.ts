@@ -49,6 +49,11 @@ export interface BenchOptions {
   readonly fleetConcurrency: number;
   /** Also run the per-operation API-call table and the cold-start figures. */
   readonly details: boolean;
+  /**
+   * Trace our provider's engine calls (SHIPPING_TRACE_FILE, provider/operations/trace.ts) and print, after each
+   * of our runs, where the slot time went per operation (slotTrace.ts).
+   */
+  readonly trace: boolean;
 }
 
 /** Largest S measured with {@link BenchOptions.smallRuns} runs. */
@@ -77,6 +82,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   fleetStacks: 10,
   fleetConcurrency: 4,
   details: true,
+  trace: false,
 };
 
 function sizes(name: string, value: string | undefined, fallback: readonly number[]): readonly number[] {
@@ -115,8 +121,8 @@ function positive(name: string, value: string | undefined, fallback: number): nu
 /**
  * Reads BENCH_SHOPS, BENCH_RUNS, BENCH_SMALL_RUNS, BENCH_NAIVE_SHOPS and BENCH_FLOOR_SHOPS (`0` or `none`: no
  * naive / engine floor runs), BENCH_SETTINGS (`default,skip`), BENCH_SAFE_SETTING, BENCH_OTHER_SETTING_MAX_SHOPS,
- * BENCH_FIT_MIN_SHOPS, BENCH_FLEET=1, BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS, BENCH_FLEET_CONCURRENCY and
- * BENCH_DETAILS=0.
+ * BENCH_FIT_MIN_SHOPS, BENCH_FLEET=1, BENCH_FLEET_SHOPS, BENCH_FLEET_STACKS, BENCH_FLEET_CONCURRENCY,
+ * BENCH_DETAILS=0 and BENCH_TRACE=1.
  * Throws a message naming the variable for a value it cannot use.
  */
 export function parseOptions(env: Readonly<Record<string, string | undefined>>): BenchOptions {
@@ -150,5 +156,6 @@ export function parseOptions(env: Readonly<Record<string, string | undefined>>):
       DEFAULT_OPTIONS.fleetConcurrency,
     ),
     details: !(env.BENCH_DETAILS === "0" || env.BENCH_DETAILS === "false"),
+    trace: env.BENCH_TRACE === "1" || env.BENCH_TRACE === "true",
   };
 }

@@ -1,5 +1,8 @@
+import { existsSync, renameSync } from "node:fs";
+import { join } from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { HOOKS } from "../../provider";
+import { TRACE_FILE_VARIABLE } from "../../provider/operations/trace";
 import { PROVIDER_MODULE } from "../../provider/program/dynamicProvider";
 import { type RunningSimulator, type ShopSeed, startSimulator } from "../../simulator";
 import { fleetProgram, shopSeeds, shopsConfig } from "./fleet";
@@ -8,6 +11,7 @@ import { naiveFleetProgram } from "./naive/program";
 import { type EngineSetting, settingEnv } from "./options";
 import { plainRun } from "./plainClient";
 import type { Contender, DeploymentSample, FleetMedians, PlainSample } from "./samples";
+import { traceFilesTable } from "./slotTrace";
 import { stateFigures } from "./stateFile";
 import { median } from "./table";
 import { BENCH_STACK_NAME, benchStack, timed } from "./workspace";
@@ -116,17 +120,26 @@ async function deployOnce(
   contender: Contender,
   setting: EngineSetting,
   label: string,
+  trace?: string,
 ): Promise<Measured> {
   await freshSimulator(sim);
   const { program, config, typeSuffix, writesSubscriptions } = contestant(contender, seeds, sim.baseUrl);
-  const bench = await benchStack(
-    `${contender}-${setting}-s${seeds.length}`,
-    program,
-    config,
-    settingEnv(setting),
-  );
+  const traced = trace === undefined ? {} : { [TRACE_FILE_VARIABLE]: `${trace}.jsonl` };
+  const bench = await benchStack(`${contender}-${setting}-s${seeds.length}`, program, config, {
+    ...settingEnv(setting),
+    ...traced,
+  });
+  /** Keeps what the trace file holds as `command`'s, and prints its summary. */
+  const traceOf = (command: "up" | "destroy") => {
+    if (trace === undefined || !existsSync(`${trace}.jsonl`)) return;
+    renameSync(`${trace}.jsonl`, `${trace}-${command}.jsonl`);
+    console.log(
+      `\n  Slot time of ${label}: ${command} (${trace}-${command}.jsonl)\n\n${traceFilesTable([`${trace}-${command}.jsonl`])}\n`,
+    );
+  };
   try {
     const upMs = await timed(() => bench.stack.up({ parallel: PARALLEL }), `${label}: up`);
+    traceOf("up");
     const upCalls = sim.requests().length;
     const upByMethod = callsByMethod(sim);
     const state = stateFigures(bench.backendDir, BENCH_STACK_NAME, typeSuffix);
@@ -139,6 +152,7 @@ async function deployOnce(
     }
     sim.clearRequests();
     const destroyMs = await timed(() => bench.stack.destroy({ parallel: PARALLEL }), `${label}: destroy`);
+    traceOf("destroy");
     const destroyCalls = sim.requests().length;
     const destroyByMethod = callsByMethod(sim);
     if (liveSubscriptions(sim) !== 0)
@@ -158,12 +172,16 @@ async function deployOnce(
   }
 }
 
-/** `up` then `destroy` of S shops x 3 hooks with `contender`'s provider under `setting`; medians of `runs`. */
+/**
+ * `up` then `destroy` of S shops x 3 hooks with `contender`'s provider under `setting`; medians of `runs`.
+ * With `traceDir`, our provider's engine calls are traced there (a file per run and command) and summarised.
+ */
 export async function measureDeployment(
   contender: Contender,
   setting: EngineSetting,
   shops: number,
   runs: number,
+  traceDir?: string,
 ): Promise<DeploymentSample> {
   const seeds = shopSeeds(shops);
   const sim = await startSimulator({ shops: seeds, requestLogLimit: REQUEST_LOG_LIMIT });
@@ -177,6 +195,9 @@ export async function measureDeployment(
           contender,
           setting,
           `${contender} ${setting} S=${shops} run ${run}/${runs}`,
+          contender === "ours" && traceDir !== undefined
+            ? join(traceDir, `${contender}-${setting}-s${shops}-run${run}`)
+            : undefined,
         ),
       );
     }

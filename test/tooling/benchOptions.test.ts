@@ -24,6 +24,7 @@ describe("parseOptions", () => {
       BENCH_FLEET_SHOPS: "20",
       BENCH_FLEET_STACKS: "4",
       BENCH_DETAILS: "0",
+      BENCH_TRACE: "1",
     });
     expect(options).toMatchObject({
       shops: [1, 10],
@@ -35,6 +36,7 @@ describe("parseOptions", () => {
       fleetShops: 20,
       fleetStacks: 4,
       details: false,
+      trace: true,
     });
   });
 
