@@ -90,20 +90,18 @@ export class Declarations {
 
   /**
    * The shops (by `shopKey`) for which a resource of this deployment other than `own` (the deleted resource's
-   * {@link recordedDeclarer}, or its URN where the host says it) declares `hook`. In its own shop, a new
-   * resource at its URL is not counted: it is the resource's own replacement by `up --replace` (which the
-   * engine checks without old inputs), or a rename without an alias that keeps hook and URL, which the dynamic
-   * host cannot tell apart from it (docs/safety.md).
+   * {@link recordedDeclarer}) declares `hook`. In `ownShopKey`, a new resource at `ownUrl` is not counted: it
+   * is the resource's own replacement by `up --replace` (which the engine checks without old inputs), or a
+   * rename without an alias that keeps hook and URL, which this host cannot tell apart from it (safety.md).
    */
-  declaredIn(
-    hook: string,
-    own: { declarer: string; urn?: string | undefined; shopKey?: string | undefined; url: string },
-  ): string[] {
+  declaredIn(hook: string, own: { declarer: string; shopKey?: string | undefined; url: string }): string[] {
     const replacement = `${NEW_RESOURCE}\u0000${own.url}`;
-    const isOwn = (d: string, shopKey: string) =>
-      d === own.declarer || d === own.urn || (d === replacement && shopKey === own.shopKey);
     return [...this.#declarers]
-      .filter(([shopKey, hooks]) => [...(hooks.get(hook) ?? [])].some((d) => !isOwn(d, shopKey)))
+      .filter(([shopKey, hooks]) =>
+        [...(hooks.get(hook) ?? [])].some(
+          (d) => d !== own.declarer && !(d === replacement && shopKey === own.shopKey),
+        ),
+      )
       .map(([shopKey]) => shopKey);
   }
 

@@ -15,9 +15,8 @@ export async function deleteResource(
   d: Deployment,
   id: string,
   props: Record<string, unknown>,
-  urn?: string,
 ): Promise<void> {
-  const recorded = { ...recordedOf(id, props), ...(urn !== undefined && urn !== "" ? { urn } : {}) };
+  const recorded = recordedOf(id, props);
   const verdict = await d.settle("delete", recorded, recorded.shop);
   switch (verdict.kind) {
     case "ours":

@@ -144,8 +144,8 @@ export class ShippingProvider {
    * URL or shop than recorded (re-pointed since, by a newer declaration, another stack or the back office)
    * (delete.ts).
    */
-  async delete(id: string, props: Record<string, unknown>, urn?: string): Promise<void> {
-    return this.#traced("delete", () => deleteResource(this.#deployment, id, props, urn));
+  async delete(id: string, props: Record<string, unknown>): Promise<void> {
+    return this.#traced("delete", () => deleteResource(this.#deployment, id, props));
   }
 
   /** The ownership rule's verdict about `recorded`, with the facts it asks for (settle.ts). */

@@ -38,7 +38,7 @@ export interface SettleContext {
    */
   readonly declaredIn: (
     hook: string,
-    own: { declarer: string; urn?: string | undefined; shopKey?: string | undefined; url: string },
+    own: { declarer: string; shopKey?: string | undefined; url: string },
   ) => string[];
 }
 
@@ -130,7 +130,7 @@ function handedOn(ctx: SettleContext, recorded: Recorded): Partial<RecordedFacts
     shopKey = undefined; // Its entry is gone: no replacement of it is declared either.
   }
   const declarer = recordedDeclarer(recorded.shop, recorded.hook, recorded.url);
-  const shops = ctx.declaredIn(recorded.hook, { declarer, urn: recorded.urn, shopKey, url: recorded.url });
+  const shops = ctx.declaredIn(recorded.hook, { declarer, shopKey, url: recorded.url });
   return diffed === undefined ? { declaredIn: shops } : { handedOnIn: shops };
 }
 

@@ -144,7 +144,7 @@ export function providerService(provider: ShippingProvider): grpcTypes.UntypedSe
       return new proto.UpdateResponse().setProperties(outputs(outs, [...olds.secret, ...news.secret]));
     }, secretInputs),
     delete: unary(async (req: pb.DeleteRequest) => {
-      await provider.delete(req.getId(), unwrap(req.getProperties()).values, req.getUrn());
+      await provider.delete(req.getId(), unwrap(req.getProperties()).values);
       return new Empty();
     }),
     cancel: unary(async () => new Empty()),

@@ -54,8 +54,6 @@ export interface RecordedPlace {
 /** What state says about a resource's subscription. */
 export interface Recorded extends RecordedPlace {
   readonly url: string;
-  /** The resource's URN, when the host says it (the provider plugin; the dynamic host does not). */
-  readonly urn?: string;
   /**
    * For a write not yet confirmed (its read-back failed): every id its POST wrote. The recorded id is one of
    * them by the order of the answer; the one that is this hook at this URL is the resource's.
