@@ -1,16 +1,6 @@
 import type { ShopTarget } from "../config/settings";
 import { UNKNOWN_VALUE } from "../inputs/lifecycle";
-import { HookDeclarers, NEW_RESOURCE, type SecondDeclaration } from "../rules/oneHookPerShop";
-
-/** A new resource whose URL is not known yet (a preview): it cannot be told apart from another. */
-const NEW_UNKNOWN_URL = `${NEW_RESOURCE}\u0000${UNKNOWN_VALUE}`;
-
-/** Who declares, as check knows it: the URN when the host says it, the recorded inputs when it has state. */
-export interface Declarer {
-  readonly urn?: string | undefined;
-  /** {@link recordedDeclarer} of the old inputs, for a resource with state. */
-  readonly recorded?: string | undefined;
-}
+import { HookDeclarers, type SecondDeclaration } from "../rules/oneHookPerShop";
 
 /**
  * What the program of this deployment declares (the resources the engine checked), and which hooks each
@@ -21,10 +11,6 @@ export class Declarations {
   readonly #shopNames = new HookDeclarers();
   /** By `shopKey`, then hook: the URLs declared for it. */
   readonly #checked = new Map<string, Map<string, Set<string>>>();
-  /** By `shopKey`, then hook: who declares it (a URN, a {@link recordedDeclarer}, or {@link NEW_RESOURCE}). */
-  readonly #declarers = new Map<string, Map<string, Set<string>>>();
-  /** By `shopKey`, hook and URL: the resource whose replacement diff decided (its next check has no olds). */
-  readonly #rechecks = new Map<string, string>();
   /** By `shopKey`: hooks declared whose create may still come in this deployment. */
   readonly #awaited = new Map<string, Set<string>>();
   /** By `shopKey`: the URN of the resource that declared each hook first (hosts that say which resource). */
@@ -33,46 +19,32 @@ export class Declarations {
   readonly #creators = new HookDeclarers();
 
   /**
-   * Records a declaration the engine checked (its URL, when a string; who declares it: its URN when the host
-   * says it, else its recorded inputs when it has state, else a new resource) and says why it is the second of
-   * its hook for the shop, if it is: another resource of the shop name declares it, the same API and key
-   * declare it under another shop name, or another resource declares it under the same shop name where the
-   * host names neither (one keeps its recorded hook through `ignoreChanges: ["hook"]`, which the engine
-   * applies before check). The same resource checked again (a replacement's create) is no second.
+   * Records a declaration the engine checked (its URL, when a string; its URN, when the host says it) and says
+   * why it is the second of its hook for the shop, if it is: another resource of the shop name declares it,
+   * the same API and key declare it under another shop name, or another resource declares it at another URL
+   * under `ignoreChanges: ["hook"]`, which the engine applies before check.
    */
-  declare(
-    target: ShopTarget,
-    hook: string,
-    url: string | undefined,
-    declarer: Declarer,
-  ): SecondDeclaration | undefined {
+  declare(target: ShopTarget, hook: string, url?: string, urn?: string): SecondDeclaration | undefined {
+    const keptHook =
+      url !== undefined && url !== UNKNOWN_VALUE && this.#declaredAtOtherUrl(target, hook, url);
     if (url !== undefined) {
       const urls = inner(this.#checked, target.shopKey);
       urls.set(hook, (urls.get(hook) ?? new Set()).add(url));
     }
-    // A new resource is told apart by its URL; one not known yet (a preview) tells nothing.
-    const who =
-      declarer.urn ??
-      declarer.recorded ??
-      this.#rechecks.get(recheckKey(target, hook, url)) ??
-      `${NEW_RESOURCE}\u0000${url ?? UNKNOWN_VALUE}`;
-    const declarers = inner(this.#declarers, target.shopKey);
-    const others = [...(declarers.get(hook) ?? [])].filter(
-      (d) => d !== who && d !== NEW_UNKNOWN_URL && who !== NEW_UNKNOWN_URL,
-    );
-    declarers.set(hook, (declarers.get(hook) ?? new Set()).add(who));
-    const resource =
-      declarer.urn === undefined ? undefined : this.#resources.otherThan(target.shopKey, hook, declarer.urn);
+    const resource = urn === undefined ? undefined : this.#resources.otherThan(target.shopKey, hook, urn);
     if (resource !== undefined) return { by: "resource", urn: resource };
     const label = this.#shopNames.otherThan(target.shopKey, hook, target.label);
     if (label !== undefined) return { by: "shopName", label };
-    return others.length > 0 ? { by: "keptHook" } : undefined;
+    return keptHook ? { by: "keptHook" } : undefined;
   }
 
-  /** Whether two resources of the deployment declare `hook` with these credentials (as check told them apart). */
-  declaredByAnother(target: ShopTarget, hook: string): boolean {
-    const declarers = [...(this.#declarers.get(target.shopKey)?.get(hook) ?? [])];
-    return declarers.filter((d) => d !== NEW_UNKNOWN_URL).length > 1;
+  /**
+   * Whether another resource of the program declared this hook for this shop under the same shop name, at
+   * another URL (the engine checks one resource twice only with the same inputs: a replacement's re-check).
+   */
+  #declaredAtOtherUrl(target: ShopTarget, hook: string, url: string): boolean {
+    const urls = this.#checked.get(target.shopKey)?.get(hook);
+    return urls !== undefined && !urls.has(url);
   }
 
   /** Whether the program of this deployment declares this hook and URL for this shop (it was checked). */
@@ -81,27 +53,13 @@ export class Declarations {
   }
 
   /**
-   * Records that diff decided to replace the resource `recorded` (a {@link recordedDeclarer}) with `hook` at
-   * `url`: the engine checks the replacement again without its old inputs, and that check is the same resource.
+   * The shops (by `shopKey`) for which the program of this deployment declares `hook` (it was checked), at
+   * another URL than `url` only (a declaration of `url` itself may be the recorded resource's own, replaced
+   * with no diff by `up --replace`).
    */
-  expectRecheck(target: ShopTarget, hook: string, url: string, recorded: string): void {
-    this.#rechecks.set(recheckKey(target, hook, url), recorded);
-  }
-
-  /**
-   * The shops (by `shopKey`) for which a resource of this deployment other than `own` (the deleted resource's
-   * {@link recordedDeclarer}) declares `hook`. In `ownShopKey`, a new resource at `ownUrl` is not counted: it
-   * is the resource's own replacement by `up --replace` (which the engine checks without old inputs), or a
-   * rename without an alias that keeps hook and URL, which this host cannot tell apart from it (safety.md).
-   */
-  declaredIn(hook: string, own: { declarer: string; shopKey?: string | undefined; url: string }): string[] {
-    const replacement = `${NEW_RESOURCE}\u0000${own.url}`;
-    return [...this.#declarers]
-      .filter(([shopKey, hooks]) =>
-        [...(hooks.get(hook) ?? [])].some(
-          (d) => d !== own.declarer && !(d === replacement && shopKey === own.shopKey),
-        ),
-      )
+  declaredIn(hook: string, url: string): string[] {
+    return [...this.#checked]
+      .filter(([, hooks]) => hooks.has(hook) && hooks.get(hook)?.has(url) !== true)
       .map(([shopKey]) => shopKey);
   }
 
@@ -138,9 +96,4 @@ function inner<K, V>(outer: Map<string, Map<K, V>>, key: string): Map<K, V> {
     outer.set(key, map);
   }
   return map;
-}
-
-/** The key of a replacement's expected check. */
-function recheckKey(target: ShopTarget, hook: string, url: string | undefined): string {
-  return `${target.shopKey}\u0000${hook}\u0000${url ?? ""}`;
 }

@@ -13,7 +13,7 @@ import type { ShopViews } from "../facts/shopViews";
 import type { StackRecords } from "../facts/stackRecords";
 import { type CheckFailure, checkInputs, UNKNOWN_VALUE } from "../inputs/lifecycle";
 import { PREVIEW_LISTING_INPUT, takeHandedListing } from "../inputs/previewListing";
-import { recordedDeclarer, secondDeclarationRefusal } from "../rules/oneHookPerShop";
+import { secondDeclarationRefusal } from "../rules/oneHookPerShop";
 import { pinnedListing, takeoverBeforeWrite } from "../writes/createPlans";
 import { waitFor } from "./trace";
 
@@ -54,14 +54,7 @@ export async function checkResource(
   }
   // Two resources of one shop name: the program refuses that itself, unless one keeps its recorded hook through
   // `ignoreChanges: ["hook"]`, which the engine applies before this check (the program sees the declared one).
-  const recorded =
-    typeof olds.hook === "string" && typeof olds.url === "string"
-      ? recordedDeclarer(olds.shop, olds.hook, olds.url)
-      : undefined;
-  const second = ctx.declarations.declare(target, hook, typeof url === "string" ? url : undefined, {
-    urn,
-    recorded,
-  });
+  const second = ctx.declarations.declare(target, hook, typeof url === "string" ? url : undefined, urn);
   noteOldInputs(ctx, olds);
   ctx.declarations.awaitCreate(target, hook);
   if (second !== undefined) {

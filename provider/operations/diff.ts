@@ -5,8 +5,6 @@
  */
 import { ShippingError } from "../errors/shippingError";
 import { type DiffDecision, diffInputs, UNKNOWN_VALUE } from "../inputs/lifecycle";
-import { recordedDeclarer } from "../rules/oneHookPerShop";
-import type { Recorded } from "../rules/recorded";
 import { takeoverBeforeWrite } from "../writes/createPlans";
 import type { Deployment } from "./deployment";
 import { recordedOf } from "./records";
@@ -20,7 +18,6 @@ export async function diffResource(
 ): Promise<DiffDecision> {
   const decision = diffInputs(olds, news);
   const recorded = recordedOf(id, olds);
-  if (decision.replaces.length > 0) expectRecheck(d, recorded, news);
   if (decision.replaces.includes("shop") || news.shop === UNKNOWN_VALUE) {
     // The create decides under the new shop's write lane; what the resource records stays the stack's.
     d.records.noteWhereResolved(() => d.targetOf(recorded.shop), recorded);
@@ -53,23 +50,4 @@ export async function diffResource(
     d.creates.recheck(target);
   }
   return decision;
-}
-
-/**
- * A replacement is checked again by the engine, without its old inputs: that check declares as the resource
- * (rules/oneHookPerShop.ts), not as a second one. A shop that does not resolve has no such check to expect.
- */
-function expectRecheck(d: Deployment, recorded: Recorded, news: Record<string, unknown>): void {
-  if (typeof news.hook !== "string" || typeof news.url !== "string") return;
-  try {
-    const target = d.targetOf(news.shop);
-    d.declarations.expectRecheck(
-      target,
-      news.hook,
-      news.url,
-      recordedDeclarer(recorded.shop, recorded.hook, recorded.url),
-    );
-  } catch {
-    // The shop's error is check's and diff's to report.
-  }
 }

@@ -161,8 +161,7 @@ export class ShippingProvider {
       writes: this.#writes,
       resolve: (shop: string | undefined) => this.#targetOf(shop),
       configured: () => this.#targets.configured(),
-      declaredIn: (hook: string, own: Parameters<Declarations["declaredIn"]>[1]) =>
-        this.#declarations.declaredIn(hook, own),
+      declaredIn: (hook: string, url: string) => this.#declarations.declaredIn(hook, url),
     };
     return settleOwnership(ctx, operation, recorded, named);
   }

@@ -7,7 +7,6 @@ import { ShippingError } from "../errors/shippingError";
 import type { Claims } from "../facts/claims";
 import type { ShopViews } from "../facts/shopViews";
 import type { StackRecords } from "../facts/stackRecords";
-import { recordedDeclarer } from "../rules/oneHookPerShop";
 import {
   decideRecorded,
   type Operation,
@@ -32,14 +31,8 @@ export interface SettleContext {
   readonly resolve: (shop: string | undefined) => ShopTarget;
   /** Every configured shop. */
   readonly configured: () => ShopTarget[];
-  /**
-   * The shops (by `shopKey`) for which a resource of this deployment other than `own` (a recordedDeclarer)
-   * declares `hook`.
-   */
-  readonly declaredIn: (
-    hook: string,
-    own: { declarer: string; shopKey?: string | undefined; url: string },
-  ) => string[];
+  /** The shops (by `shopKey`) for which a resource of this deployment declares `hook` at another URL. */
+  readonly declaredIn: (hook: string, url: string) => string[];
 }
 
 /**
@@ -114,23 +107,14 @@ function held(claims: Claims, operation: Operation, recorded: Recorded, verdict:
 }
 
 /**
- * For a delete: the shops where another resource of this deployment declares the recorded hook (at any URL: a
- * rename without an alias may keep it), for a resource removed from the program (no diff ran for it:
- * `declaredIn`) or a replacement's old half that hands its hook on (its hook or shop changed: `handedOnIn`). A
- * URL change's old half keeps its hook: none. The resource's own replacement (`up --replace`, also with
- * `deleteBeforeReplace`) declares as the resource and is not another.
+ * For a delete: the shops where another resource of this deployment declares the recorded hook at another URL,
+ * for a resource removed from the program (no diff ran for it: `declaredIn`) or a replacement's old half that
+ * hands its hook on (its hook or shop changed: `handedOnIn`). A URL change's old half keeps its hook: none.
  */
 function handedOn(ctx: SettleContext, recorded: Recorded): Partial<RecordedFacts> {
   const diffed = ctx.records.diffedAs(recorded.api, recorded.id);
   if (diffed === "keepsHook") return {};
-  let shopKey: string | undefined;
-  try {
-    shopKey = ctx.resolve(recorded.shop).shopKey;
-  } catch {
-    shopKey = undefined; // Its entry is gone: no replacement of it is declared either.
-  }
-  const declarer = recordedDeclarer(recorded.shop, recorded.hook, recorded.url);
-  const shops = ctx.declaredIn(recorded.hook, { declarer, shopKey, url: recorded.url });
+  const shops = ctx.declaredIn(recorded.hook, recorded.url);
   return diffed === undefined ? { declaredIn: shops } : { handedOnIn: shops };
 }
 

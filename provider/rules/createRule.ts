@@ -11,8 +11,8 @@ export type CreatePlan =
   | { readonly kind: "adopt"; readonly live: LiveSubscription }
   /** `takenOver`: the POST overwrites a subscription no resource of the stack records (opted in). */
   | { readonly kind: "post"; readonly live?: LiveSubscription; readonly takenOver?: boolean }
-  /** `keptHook`: another resource of the same credentials declares the hook (one keeps it by ignoreChanges). */
-  | { readonly kind: "refuse"; readonly keptHook?: boolean }
+  /** `kept`: the live subscription, which another resource of the program keeps as it is recorded. */
+  | { readonly kind: "refuse"; readonly kept?: LiveSubscription }
   | { readonly kind: "refuseTakeover"; readonly live: LiveSubscription };
 
 /** Whether the live subscription of a hook is one the stack does not record, and what the resource allows. */
@@ -48,11 +48,6 @@ export interface CreateFacts extends TakeoverFacts {
   readonly createdByOtherKey: boolean;
   /** A resource the program declares keeps the live subscription unchanged (the same shop under another key). */
   readonly liveKept: boolean;
-  /**
-   * Another resource of the deployment declares the hook with the same credentials (the program refuses two of
-   * one shop name, so one of them keeps its recorded hook through `ignoreChanges`, checked after this one).
-   */
-  readonly declaredByAnother: boolean;
 }
 
 /**
@@ -62,12 +57,11 @@ export interface CreateFacts extends TakeoverFacts {
  */
 export function planCreate(facts: CreateFacts): CreatePlan {
   if (facts.duplicate || facts.createdByOtherKey) return { kind: "refuse" };
-  if (facts.declaredByAnother) return { kind: "refuse", keptHook: true };
   const { live } = facts;
   if (live === undefined) return { kind: "post" };
   // Adopting what another resource keeps would make two resources record one subscription; overwriting it
   // would leave that resource recording a subscription that is gone.
-  if (facts.liveKept) return { kind: "refuse" };
+  if (facts.liveKept) return { kind: "refuse", kept: live };
   switch (takeoverOf(facts)) {
     case "none":
       return { kind: "adopt", live };

@@ -25,28 +25,13 @@ export class HookDeclarers {
   }
 }
 
-/** Who declares a hook when the host does not name the resource and it has no state yet. */
-export const NEW_RESOURCE = "a resource with no state";
-
-/**
- * Who declares, for a resource with state, when the host does not say its URN (the dynamic host): its recorded
- * shop name, hook and URL, which the engine gives check as the old inputs and delete as the recorded ones. No
- * two resources of a stack record the same (one hook per shop); a replacement of the resource declares as it.
- */
-export function recordedDeclarer(shop: unknown, hook: string, url: string): string {
-  return `recorded\u0000${typeof shop === "string" ? shop : ""}\u0000${hook}\u0000${url}`;
-}
-
 /** Why a declaration, found at check, is the second of its hook for its shop. */
 export type SecondDeclaration =
   /** Another resource (by URN) declares the hook for the same shop name. */
   | { readonly by: "resource"; readonly urn: string }
   /** A resource declares it under another shop name with the same API and key. */
   | { readonly by: "shopName"; readonly label: string }
-  /**
-   * Another resource of this shop name declares it (the host does not say which): the program refuses that
-   * itself, so one of them keeps its recorded hook through `ignoreChanges: ["hook"]`.
-   */
+  /** Another resource of this shop name declares it at another URL: one keeps its hook through `ignoreChanges`. */
   | { readonly by: "keptHook" };
 
 /** The failure, on the resource's `hook`, of a second declaration found at check. */
@@ -75,6 +60,19 @@ export function declaredByTwo(name: string, other: string, hook: string, shop: s
 export function declaredTwice(target: ShopTarget, shopId: string | undefined, hook: string): ShippingError {
   return new ShippingError(
     `${hook} is declared twice for shop ${shopId ?? target.label} at ${target.api}: shop ${target.label} and another shop entry of this stack are the same shop (the service reports the same shop_id for both keys, or they have the same key). A shop has one subscription per hook: remove one of the two declarations`,
+  );
+}
+
+/**
+ * A create of a hook whose live subscription another resource of the program keeps as it is recorded: one of
+ * them keeps its hook through `ignoreChanges: ["hook"]`, or the two are one shop under two keys.
+ */
+export function keptByAnother(
+  target: ShopTarget,
+  live: { readonly id: number; readonly hook: string },
+): ShippingError {
+  return new ShippingError(
+    `${live.hook} is declared twice for ${shopName(target.label)}: another resource of this stack keeps subscription ${live.id} of it as recorded (most likely through \`ignoreChanges: ["hook"]\`, or the same shop under another key). A shop has one subscription per hook: remove one of the two, or drop "hook" from that resource's ignoreChanges`,
   );
 }
 

@@ -7,7 +7,6 @@ import type { LiveSubscription } from "../client/apiSchemas";
 import type { NewSubscription } from "../client/shippingClient";
 import type { Clients } from "../config/clients";
 import type { ShopTarget } from "../config/settings";
-import { ShippingError } from "../errors/shippingError";
 import type { Claims } from "../facts/claims";
 import type { Declarations } from "../facts/declarations";
 import type { ShopViews } from "../facts/shopViews";
@@ -16,7 +15,7 @@ import { phase, waitFor } from "../operations/trace";
 import { overwrittenAtOnce } from "../refusals/createOutcomes";
 import { pinMismatch, WRITTEN_AND_UNDONE } from "../refusals/pin";
 import { takeoverRefused } from "../refusals/takeoverMessages";
-import { declaredTwice, secondDeclarationRefusal } from "../rules/oneHookPerShop";
+import { declaredTwice, keptByAnother } from "../rules/oneHookPerShop";
 import { type ShopIdentity, shopIdentityOf } from "../rules/ownership";
 import { isHookAtUrl } from "../rules/recorded";
 import { BATCH_WINDOW_MS, Batcher, type ItemResult } from "./batcher";
@@ -179,9 +178,10 @@ export class CreateBatches {
       const { hook } = requests[i] as CreateRequest;
       if (plan.kind === "refuse")
         results[i] = {
-          error: plan.keptHook
-            ? new ShippingError(secondDeclarationRefusal({ by: "keptHook" }, hook, target, undefined))
-            : declaredTwice(target, identity?.shopId, hook),
+          error:
+            plan.kept !== undefined
+              ? keptByAnother(target, plan.kept)
+              : declaredTwice(target, identity?.shopId, hook),
         };
       else if (plan.kind === "refuseTakeover") results[i] = { error: takeoverRefused(target, plan.live) };
       else if (plan.kind === "adopt")

@@ -53,7 +53,6 @@ export function planBatch(
         !duplicate && identity !== undefined && declarations.createIn(target, identity.shopId, hook),
       liveKept: live !== undefined && claims.isKept(target.api, live.id),
       liveRecorded: live !== undefined && records.holds(target, live),
-      declaredByAnother: declarations.declaredByAnother(target, hook),
       takeOver: takeOver === true,
     });
   });

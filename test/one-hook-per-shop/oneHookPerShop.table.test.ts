@@ -7,11 +7,10 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ShopTarget } from "../../provider/config/settings";
-import { Declarations, type Declarer } from "../../provider/facts/declarations";
+import { Declarations } from "../../provider/facts/declarations";
 import { UNKNOWN_VALUE } from "../../provider/inputs/lifecycle";
 import {
   HookDeclarers,
-  recordedDeclarer,
   type SecondDeclaration,
   secondDeclarationRefusal,
 } from "../../provider/rules/oneHookPerShop";
@@ -29,13 +28,6 @@ interface Checked {
   readonly hook: string;
   readonly url?: string;
   readonly urn?: string;
-  /** The resource has state: its recorded hook and URL (check's old inputs), in its shop. */
-  readonly was?: { readonly hook: string; readonly url: string };
-}
-
-/** Who declares, as check tells it: the URN when the host says it, else the resource's recorded inputs. */
-function declarerOf(d: Checked): Declarer {
-  return { urn: d.urn, recorded: d.was && recordedDeclarer(d.shop, d.was.hook, d.was.url) };
 }
 
 const urn = (name: string) => `urn:pulumi:dev::p::shipping:index:WebhookSubscription::${name}`;
@@ -95,35 +87,17 @@ const ROWS: ReadonlyArray<readonly [string, readonly Checked[], Checked, SecondD
     { shop: "acme", key: "k1", hook: ORDERS, url: UNKNOWN_VALUE },
     undefined,
   ],
-  [
-    "a new resource at the URL a resource with state keeps for the hook through ignoreChanges (no URN)",
-    [{ shop: "acme", key: "k1", hook: ORDERS, url: "u1", was: { hook: ORDERS, url: "u1" } }],
-    { shop: "acme", key: "k1", hook: ORDERS, url: "u1" },
-    { by: "keptHook" },
-  ],
-  [
-    "the same, the new resource checked first",
-    [{ shop: "acme", key: "k1", hook: ORDERS, url: "u1" }],
-    { shop: "acme", key: "k1", hook: ORDERS, url: "u1", was: { hook: ORDERS, url: "u1" } },
-    { by: "keptHook" },
-  ],
-  [
-    "a resource with state checked again (its replacement's create, no URN)",
-    [{ shop: "acme", key: "k1", hook: ORDERS, url: "u2", was: { hook: ORDERS, url: "u1" } }],
-    { shop: "acme", key: "k1", hook: ORDERS, url: "u2", was: { hook: ORDERS, url: "u1" } },
-    undefined,
-  ],
 ];
 
 describe("check: is this declaration the second of its hook for its shop?", () => {
   it.each(ROWS)("%s", (_name, earlier, asked, expected) => {
     const declarations = new Declarations();
     for (const d of earlier) {
-      expect(declarations.declare(target(d.shop, d.key), d.hook, d.url, declarerOf(d))).toBeUndefined();
+      expect(declarations.declare(target(d.shop, d.key), d.hook, d.url, d.urn)).toBeUndefined();
     }
-    expect(
-      declarations.declare(target(asked.shop, asked.key), asked.hook, asked.url, declarerOf(asked)),
-    ).toEqual(expected);
+    expect(declarations.declare(target(asked.shop, asked.key), asked.hook, asked.url, asked.urn)).toEqual(
+      expected,
+    );
   });
 
   it("each refusal names the hook, both declarations and the way out, and no URL", () => {
@@ -156,45 +130,6 @@ describe("create: did another key write this hook into the same shop?", () => {
     const declarations = new Declarations();
     declarations.createIn(target("x", "k1"), "shop-1", ORDERS);
     expect(declarations.createIn(target("y", "k2"), "shop-2", ORDERS)).toBe(false);
-  });
-});
-
-describe("a replacement, checked again by the engine without its old inputs", () => {
-  const acme = target("acme", "k1");
-  const recorded = recordedDeclarer("acme", ORDERS, "u1");
-  it("is the same resource after diff decided to replace it, and no second declaration", () => {
-    const declarations = new Declarations();
-    expect(declarations.declare(acme, ORDERS, "u2", { recorded })).toBeUndefined();
-    declarations.expectRecheck(acme, ORDERS, "u2", recorded);
-    expect(declarations.declare(acme, ORDERS, "u2", {})).toBeUndefined();
-    expect(declarations.declaredByAnother(acme, ORDERS)).toBe(false);
-  });
-
-  it("without that decision, a new resource at the same URL is a second declaration (ignoreChanges)", () => {
-    const declarations = new Declarations();
-    expect(declarations.declare(acme, ORDERS, "u1", { recorded })).toBeUndefined();
-    expect(declarations.declare(acme, ORDERS, "u1", {})).toEqual({ by: "keptHook" });
-    expect(declarations.declaredByAnother(acme, ORDERS)).toBe(true);
-  });
-});
-
-describe("delete: which shops does another resource declare the deleted resource's hook in?", () => {
-  const own = recordedDeclarer(undefined, ORDERS, "u1");
-  it.each([
-    ["nothing declares the hook", [], []],
-    ["its own replacement declares it (up --replace, deleteBeforeReplace)", [{ was: "u1", url: "u1" }], []],
-    ["up --replace: the resource checked again without old inputs, at its URL", [{ url: "u1" }], []],
-    ["a rename without an alias at another URL", [{ url: "u2" }], ["k1"]],
-    ["another resource with state declares it (ignoreChanges)", [{ was: "u3", url: "u3" }], ["k1"]],
-  ] as const)("%s", (_name, checked, expected) => {
-    const declarations = new Declarations();
-    for (const c of checked)
-      declarations.declare(target("(default)", "k1"), ORDERS, c.url, {
-        recorded: "was" in c ? recordedDeclarer(undefined, ORDERS, c.was) : undefined,
-      });
-    expect(declarations.declaredIn(ORDERS, { declarer: own, shopKey: `${API}#k1`, url: "u1" })).toEqual(
-      expected.map((k) => `${API}#${k}`),
-    );
   });
 });
 

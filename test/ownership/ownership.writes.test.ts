@@ -291,12 +291,6 @@ const creates: Array<[string, Partial<CreateFacts>, string]> = [
     { live: live(3, "1"), liveKept: true },
     "refuse",
   ],
-  [
-    "another resource of the same credentials declares the hook (one keeps it by ignoreChanges): refuse",
-    { live: live(3, "1"), declaredByAnother: true },
-    "refuse",
-  ],
-  ["the same, nothing live: refuse", { declaredByAnother: true }, "refuse"],
 ];
 
 describe("the ownership rule: a create", () => {
@@ -306,7 +300,6 @@ describe("the ownership rule: a create", () => {
       duplicate: false,
       createdByOtherKey: false,
       liveKept: false,
-      declaredByAnother: false,
       liveRecorded: false,
       takeOver: false,
       ...facts,

@@ -93,7 +93,6 @@ describe("a handed listing decides as the provider's own", () => {
               duplicate: false,
               createdByOtherKey: false,
               liveKept: false,
-              declaredByAnother: false,
               liveRecorded: liveSub !== undefined && records.holds(TARGET, liveSub),
               takeOver,
             });

@@ -100,7 +100,7 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
   );
 
   it.each(["new-id", "keep-id"] as const)(
-    "%s: a rename without an alias keeping hook and URL, whose create fails, is the documented limit of the dynamic host: the old one's delete runs, and the next up subscribes the hook again",
+    "%s: a rename without an alias keeping hook and URL, whose create fails, is a documented limit: the old one's delete runs, and the next up subscribes the hook again",
     async (overwrite) => {
       const sim = await service({ overwrite });
       const stack = new Stack(configOf(sim));
