@@ -1,5 +1,5 @@
 /**
- * The slot-time trace (issue 37): for each engine call (check, diff, create, read, update, delete), the time
+ * The slot-time trace: for each engine call (check, diff, create, read, update, delete), the time
  * from the call to the answer, cut into the phases the call goes through, one JSON line per call appended to
  * the file that SHIPPING_TRACE_FILE names. Off by default: then no span, no async context and no file, and each
  * hook below returns at its first test.

@@ -14,6 +14,7 @@ import {
   type SecondDeclaration,
   secondDeclarationRefusal,
 } from "../../provider/rules/oneHookPerShop";
+import { LABELS, ORDERS } from "../support/services";
 
 const API = "https://api.example.com";
 
@@ -33,8 +34,6 @@ interface Checked {
 const urn = (name: string) => `urn:pulumi:dev::p::shipping:index:WebhookSubscription::${name}`;
 const A = urn("a");
 const B = urn("b");
-const ORDERS = "order_status_change";
-const LABELS = "shipment_label_created";
 
 /** Earlier declarations, then the one asked about, and what check answers for it. */
 const ROWS: ReadonlyArray<readonly [string, readonly Checked[], Checked, SecondDeclaration | undefined]> = [

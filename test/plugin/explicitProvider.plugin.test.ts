@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { useAcmeSimulator } from "../support/acmeSimulator";
+import { LABELS, ORDERS } from "../support/services";
 import { ACME_KEY, ACME_SECOND_KEY, GLOBEX_KEY, leaksOf } from "../support/shops";
 import {
   liveHooks,
@@ -15,9 +16,6 @@ import {
   pluginResource,
   writesTo,
 } from "./pluginProject";
-
-const LABELS = "shipment_label_created";
-const ORDERS = "order_status_change";
 
 /** The simulator of this file, reset before each test. */
 const acme = useAcmeSimulator();

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { ShippingClient } from "../../provider";
 import { useAcmeSimulator } from "../support/acmeSimulator";
+import { LABELS } from "../support/services";
 import { ACME_KEY, GLOBEX_KEY, leaksOf } from "../support/shops";
 import {
   liveHooks,
@@ -17,7 +18,6 @@ import {
   writesTo,
 } from "./pluginProject";
 
-const LABELS = "shipment_label_created";
 const LABELS_URL = "https://hooks.example.com/labels";
 const GLOBEX_URL = "https://hooks.example.com/globex-orders";
 

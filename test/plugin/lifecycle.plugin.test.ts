@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { ShippingClient } from "../../provider";
 import { useAcmeSimulator } from "../support/acmeSimulator";
 import type { OfficialProject } from "../support/officialProject";
+import { LABELS, ORDERS } from "../support/services";
 import { ACME_KEY, leaksOf } from "../support/shops";
 import {
   liveHooks,
@@ -21,8 +22,6 @@ import {
   writesTo,
 } from "./pluginProject";
 
-const LABELS = "shipment_label_created";
-const ORDERS = "order_status_change";
 const LABELS_URL = "https://hooks.example.com/labels";
 const ORDERS_URL = "https://hooks.example.com/orders?token=s3cret";
 

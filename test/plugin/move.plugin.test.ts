@@ -9,6 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { useAcmeSimulator } from "../support/acmeSimulator";
 import type { OfficialProject, StateResource } from "../support/officialProject";
+import { LABELS } from "../support/services";
 import {
   DYNAMIC_TYPE,
   liveHooks,
@@ -19,7 +20,6 @@ import {
   writesTo,
 } from "./pluginProject";
 
-const LABELS = "shipment_label_created";
 const LABELS_URL = "https://hooks.example.com/labels";
 
 const DYNAMIC_PROGRAM = `import { WebhookSubscription } from "pulumi-shipping-webhooks";

@@ -10,11 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useAcmeSimulator } from "../support/acmeSimulator";
+import { LABELS } from "../support/services";
 import { liveHooks, PLUGIN_TYPE, pluginProgram, pluginProject, pluginResource } from "./pluginProject";
 
 const ROOT = join(__dirname, "..", "..");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
-const LABELS = "shipment_label_created";
 const LABELS_URL = "https://hooks.example.com/labels";
 
 /** The simulator of this file, reset before each test. */

@@ -14,7 +14,7 @@ import { repoRoot, World } from "../../scripts/explorer/world";
  * The fixed seed of `npm test`, its sequences and their longest length (under a minute to four here). Chosen
  * (by sampling `fc.check` at this seed, no engine) so that its first sequence declares a secret URL, rewrites
  * the program to read its hooks from stack config (`config set --secret --path`, `hooksFromConfig`), deploys
- * it with `up --refresh` and then a targeted `up --exclude` (issue 26: the URL must stay secret at rest, in
+ * it with `up --refresh` and then a targeted `up --exclude` (the URL must stay secret at rest, in
  * the export and in outputs); a second SIGKILLs an `up`; a fourth has its first POST applied by the service
  * after the client gave up (a late write, which must be found and recorded, never orphaned), then removes a
  * resource; ten engine operations in all. Sample again when the generator changes.

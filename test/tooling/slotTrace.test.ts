@@ -1,5 +1,5 @@
 /**
- * The slot-time trace (issue 37, provider/operations/trace.ts): with SHIPPING_TRACE_FILE set, each engine call
+ * The slot-time trace (provider/operations/trace.ts): with SHIPPING_TRACE_FILE set, each engine call
  * writes one JSON line whose phases add up to its time and name what it waited for, with no key, URL, shop or
  * hook in it; without it, nothing is written, also while a traced provider runs beside it in the process. The
  * summary (scripts/bench/slotTrace.ts) reads those lines.
