@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,6 +58,15 @@ describe("the npm package", () => {
       expect(packed.files).toContain(entry);
     }
     expect(packed.files.filter((path) => path.endsWith(".ts") && !path.endsWith(".d.ts"))).toEqual([]);
+  });
+
+  it("packs only modules that have a source: none left in dist/ by a file moved or deleted", () => {
+    const withoutSource = packed.files.filter(
+      (path) =>
+        path.endsWith(".js") &&
+        !existsSync(join(REPO_ROOT, path.replace(/^dist\//, "").replace(/\.js$/, ".ts"))),
+    );
+    expect(withoutSource).toEqual([]);
   });
 
   it("requires at run time nothing but Node built-ins, its dependencies and its peer @pulumi/pulumi", () => {
