@@ -15,7 +15,7 @@ export interface Skipped {
   readonly reason: string;
 }
 
-/** The live subscriptions of one shop, split into adoptable ones (in {@link HOOKS} order) and the rest. */
+/** The live subscriptions of one shop, split into adoptable ones (in `HOOKS` order) and the rest. */
 export interface Inventory {
   readonly adoptable: readonly Adoptable[];
   readonly skipped: readonly Skipped[];
