@@ -166,7 +166,7 @@ describe("the README's length", () => {
     expect(toDeploy).toBeLessThanOrEqual(FIRST_DEPLOY_WORDS);
   });
 
-  it("counts as it says", () => {
+  it("counts words as a reader sees them: table cells and code, not HTML comments; finds the first block that runs `pulumi up`", () => {
     expect(countWords("| a | `b` |\n|---|---|\n<!-- hidden words -->\n```sh\nnpm test # 2\n```")).toBe(5);
     expect(toFirstDeploy("x\n```sh\npulumi preview\n```\ny\n```sh\npulumi up   # go\n```\nz")).toBe(
       "x\n```sh\npulumi preview\n```\ny\n```sh\npulumi up   # go\n```",

@@ -200,7 +200,7 @@ describe("parsing", () => {
     expect(() => parseClientCommand(name, rest, {})).toThrow(message);
   });
 
-  it("the delivery switch flags", () => {
+  it("reads every delivery switch from its flag", () => {
     const flags = ["--delivery-attempts", "5", "--delivery-backoff-ms", "0", "--delivery-failure", "5xx"];
     const more = ["--delivery-timeout-ms", "250", "--duplicates", "0.5", "--duplicate-id", "new"];
     const last = ["--events-per-delivery", "1", "--event-field", "included"];

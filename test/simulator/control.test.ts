@@ -121,7 +121,7 @@ describe("control endpoints", () => {
     }
   });
 
-  it("isLoopbackAddress", () => {
+  it("counts only 127.0.0.0/8 and ::1 (also as IPv4-mapped) as loopback peers", () => {
     expect(
       ["127.0.0.1", "127.255.0.9", "::1", "0:0:0:0:0:0:0:1", "::ffff:127.0.0.1"].every(isLoopbackAddress),
     ).toBe(true);

@@ -159,7 +159,7 @@ describe("a bad data file is a SimulatorStateError, never a silent empty start",
     expect(readFileSync(dataFile, "utf8")).toBe(content);
   });
 
-  it("an unreadable path", async () => {
+  it("refuses to start on a data file it cannot read (a directory), naming the error", async () => {
     const dataFile = await tempFile();
     mkdirSync(dataFile);
     await expect(startSimulator({ dataFile })).rejects.toThrow(/cannot be read \(EISDIR\)/);

@@ -179,14 +179,14 @@ describe("helpers", () => {
     }
   });
 
-  it("parseIdList parses and dedups", () => {
+  it("an id list is read as positive safe integers, leading zeros ignored, each id once", () => {
     expect(parseIdList("3;1;3")).toEqual([3, 1]);
     expect(parseIdList("007")).toEqual([7]);
     expect(parseIdList(String(Number.MAX_SAFE_INTEGER))).toEqual([Number.MAX_SAFE_INTEGER]);
     expect(() => parseIdList(String(Number.MAX_SAFE_INTEGER + 1))).toThrow(/ids are positive integers/);
   });
 
-  it("acceptsJson and isJsonContentType", () => {
+  it("answers JSON unless Accept refuses it, and reads only UTF-8 JSON bodies", () => {
     expect(acceptsJson(undefined)).toBe(true);
     expect(acceptsJson("")).toBe(true);
     expect(acceptsJson("*/*;q=0")).toBe(false);
