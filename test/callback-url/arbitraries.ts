@@ -41,8 +41,17 @@ const scheme = fc.constantFrom(
 );
 const separator = fc.constantFrom("://", "://", "://", ":", ":/", ":///", "//", ":\\\\", "");
 const userinfo = fc.constantFrom("", "", "", "", "user@", "user:pw@", ":@", "@", "a%40b:c@");
+/** A DNS label of 62 to 65 characters of one letter or digit: the limit (63, RFC 1035 2.3.4) from both sides. */
+const longLabel = fc
+  .tuple(fc.integer({ min: 62, max: 65 }), fc.constantFrom(..."a7_"))
+  .map(([n, c]) => c.repeat(n));
+/** A host name with a label at the length limit, first or last. */
+const limitHost = fc
+  .tuple(longLabel, fc.domain(), fc.boolean())
+  .map(([label, domain, first]) => (first ? `${label}.${domain}` : `${domain}.${label}`));
 const host = fc.oneof(
   fc.domain(),
+  limitHost,
   fc.constantFrom(
     "127.0.0.1",
     "localhost",
@@ -59,9 +68,12 @@ const host = fc.oneof(
   ),
   fc.string({ unit: "grapheme", maxLength: 8 }),
 );
+/** Ports at the rule's limits: 0 and 1, the HTTPS port written out (443), 65535 and 65536. */
+const limitPort = fc.constantFrom(":0", ":1", ":443", ":65535", ":65536");
 const port = fc.oneof(
   fc.constant(""),
   fc.nat(70_000).map((n) => `:${n}`),
+  limitPort,
   fc.constantFrom(":", ":abc", ":-1"),
 );
 const tail = fc.oneof(
@@ -94,6 +106,23 @@ const percentEncoded = fc
     return `${url}/%${upper ? hex.toUpperCase() : hex}x`;
   });
 
+/**
+ * An HTTPS URL with a "%" followed by one hex digit and then no second one (a letter past "f", "/", "?", "=",
+ * the end): no percent-encoding, in a path or a query.
+ */
+const strayPercent = fc
+  .tuple(
+    fc.webUrl({ validSchemes: ["https"], withQueryParameters: true }),
+    fc.constantFrom(..."0123456789abcdef"),
+    fc.constantFrom("", "x", "g", "z", "/", "?", "=", "-", ".", "~"),
+  )
+  .map(([url, hex, next]) => `${url}${url.includes("?") ? "&q=" : "/"}%${hex}${next}`);
+
+/** Well-formed HTTPS URLs at the rule's limits: a port, a host label's length, or both. */
+const atTheLimits = fc
+  .tuple(fc.oneof(fc.domain(), limitHost), fc.oneof(fc.constant(""), limitPort), fc.webPath())
+  .map(([name, at, path]) => `https://${name}${at}${path}`);
+
 /** URLs assembled from plausible and implausible parts. */
 const assembled = fc.tuple(scheme, separator, userinfo, host, port, tail).map((parts) => parts.join(""));
 
@@ -114,6 +143,8 @@ export const urlLike: fc.Arbitrary<string> = fc.oneof(
     )
     .map(([url, at, c]) => insert(url, at, c)),
   percentEncoded,
+  strayPercent,
+  atTheLimits,
   anyText(40),
   fc.string({ maxLength: 40 }).map((s) => `https://${s}`),
 );

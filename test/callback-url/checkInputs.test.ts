@@ -38,6 +38,48 @@ describe("checkInputs: callback URL rules", () => {
     expect(failures[0]?.reason).toMatch(reason);
   });
 
+  /** A DNS label of `n` characters (RFC 1035 2.3.4: at most 63). */
+  const label = (n: number) => "a".repeat(n);
+
+  // Each limit of contract/callbackUrl.ts, from both sides: the last value it accepts, the first it refuses.
+  it.each([
+    ["the largest port", "https://example.com:65535/hook"],
+    ["the smallest port", "https://example.com:1/hook"],
+    ["the HTTPS port written out (the address called is the same)", "https://example.com:443/hook"],
+    ["a host label of 63 characters, first", `https://${label(63)}.example/hook`],
+    ["a host label of 63 characters, last", `https://hooks.${label(63)}/hook`],
+    ["a percent-encoding of two hex digits (not of an unreserved character)", "https://a.example/%2f"],
+  ])("accepts %s: %s", (_limit, url) => {
+    expect(checkInputs({ hook, url }).failures).toEqual([]);
+  });
+
+  it.each([
+    ["a port above 65535", "https://example.com:65536/hook", /the port "65536" is not a number in 1-65535$/],
+    ["port 0", "https://example.com:0/hook", /the port "0" is not a number in 1-65535$/],
+    [
+      "a host label of 64 characters, first",
+      `https://${label(64)}.example/hook`,
+      /is not a valid host name$/,
+    ],
+    ["a host label of 64 characters, last", `https://hooks.${label(64)}/hook`, /is not a valid host name$/],
+    [
+      "%, one hex digit, a letter that is none",
+      "https://a.example/%4x",
+      /"%" at index 18 does not start a percent/,
+    ],
+    ["%, one hex digit, the end", "https://a.example/%4", /"%" at index 18 does not start a percent/],
+    [
+      "%, one hex digit, a slash (in the query)",
+      "https://a.example/x?q=%a/",
+      /"%" at index 22 does not start/,
+    ],
+  ])("refuses %s: %s, with no fix to suggest", (_limit, url, reason) => {
+    const { failures } = checkInputs({ hook, url });
+    expect(failures.map((f) => f.property)).toEqual(["url"]);
+    expect(failures[0]?.reason).toMatch(reason);
+    expect(failures[0]?.reason).not.toMatch(/; use "/);
+  });
+
   it.each(AMBIGUOUS_URLS)(
     "refuses %j, which parsers read differently (%s), suggesting %s",
     (url, reason, fix) => {

@@ -17,10 +17,12 @@ import {
 import { LABELS, ORDERS } from "../support/services";
 
 const API = "https://api.example.com";
+/** Another Shipping Service API (a staging one): its shop ids are its own. */
+const OTHER_API = "https://staging.api.example.com";
 
-/** A shop name under a key: two names with one key are one shop. */
-function target(label: string, key: string): ShopTarget {
-  return { api: API, shopKey: `${API}#${key}`, label, baseUrl: API, apiKey: key, authScheme: "basic" };
+/** A shop name under a key (at an API): two names with one key are one shop. */
+function target(label: string, key: string, api = API): ShopTarget {
+  return { api, shopKey: `${api}#${key}`, label, baseUrl: api, apiKey: key, authScheme: "basic" };
 }
 
 interface Checked {
@@ -129,6 +131,26 @@ describe("create: did another key write this hook into the same shop?", () => {
     const declarations = new Declarations();
     declarations.createIn(target("x", "k1"), "shop-1", ORDERS);
     expect(declarations.createIn(target("y", "k2"), "shop-2", ORDERS)).toBe(false);
+  });
+
+  it.each([
+    [
+      "another key at another API that reports the same shop_id: another shop, no second",
+      "k2",
+      OTHER_API,
+      false,
+    ],
+    [
+      "the same key at another API that reports the same shop_id: another shop, no second",
+      "k1",
+      OTHER_API,
+      false,
+    ],
+    ["another key at the same API that reports the same shop_id: the same shop, a second", "k2", API, true],
+  ] as const)("%s", (_name, key, api, expected) => {
+    const declarations = new Declarations();
+    declarations.createIn(target("x", "k1"), "shop-1", ORDERS);
+    expect(declarations.createIn(target("y", key, api), "shop-1", ORDERS)).toBe(expected);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   ALT,
   FROM_01,
   GONE_ENTRY,
+  IN_ACCOUNT_A,
   live,
   MOVED,
   PINNED,
@@ -149,6 +150,40 @@ const rows: Array<[string, Row, string | RegExp]> = [
     },
     /^refuse: shipping:apiKey: the key of the default shop now reaches shop alt \(shop_id 2\), but subscription 7 \(order_status_change\) was created in shop_id 1\. Nothing was changed/,
   ],
+  // the account: shop ids are the service's per account, so shop 1 of another account is another shop
+  [
+    "read: recorded in shop 1 of account a, listed in shop 1 of account a: ours",
+    {
+      op: "read",
+      recorded: IN_ACCOUNT_A,
+      named: shop(ACME, { listing: [live(7, "1", { accountId: "a" })] }),
+    },
+    "ours at (default)",
+  ],
+  [
+    "read: recorded in account a, the service names no account: ours (nothing tells them apart)",
+    { op: "read", recorded: IN_ACCOUNT_A, named: shop(ACME, { listing: [live(7, "1")] }) },
+    "ours at (default)",
+  ],
+  [
+    "read: recorded in shop 1 of account a, the key reaches shop 1 of account b: refuse",
+    {
+      op: "read",
+      recorded: IN_ACCOUNT_A,
+      named: shop(ACME, { listing: [live(7, "1", { accountId: "b" })] }),
+    },
+    /^refuse: shipping:apiKey: the key of the default shop now reaches shop_id 1, but subscription 7/,
+  ],
+  [
+    "read: ... and another entry is shop 1 of account a: ours there",
+    {
+      op: "read",
+      recorded: IN_ACCOUNT_A,
+      named: shop(ACME, { listing: [live(9, "1", { accountId: "b" })] }),
+      others: [shop(ALT, { listing: [live(7, "1", { accountId: "a" })] })],
+    },
+    "ours at alt",
+  ],
   [
     "read: the entry is gone; another entry is the shop",
     {
@@ -207,6 +242,20 @@ const rows: Array<[string, Row, string | RegExp]> = [
     "read: pinned, the shop lists nothing: nothing to check yet",
     { op: "read", named: shop(PINNED, { listing: [] }), answer: "gone" },
     "gone",
+  ],
+  [
+    "read: pinned, the shop listed subscriptions at first and lists none now (this deployment deleted them): nothing to check",
+    { op: "read", named: shop(PINNED, { listing: [], listedEmpty: false }), answer: "gone" },
+    "gone",
+  ],
+  [
+    "read: pinned, the shop listed nothing at first and lists a subscription with no shop_id now: nothing to check",
+    {
+      op: "read",
+      recorded: { ...RECORDED, shopId: undefined },
+      named: shop(PINNED, { listing: [live(7, undefined)], listedEmpty: true }),
+    },
+    "ours at (default)",
   ],
   [
     "read: pinned, listed nothing, a read-back learnt shop 2",

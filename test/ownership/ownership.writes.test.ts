@@ -6,7 +6,7 @@
  * ownership.read.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { type CreateFacts, planCreate } from "../../provider/rules/createRule";
+import { type CreateFacts, type CreatePlan, planCreate } from "../../provider/rules/createRule";
 import { decideRecorded } from "../../provider/rules/ownership";
 import { urlDigest } from "../../provider/rules/recorded";
 import {
@@ -14,6 +14,7 @@ import {
   ALT,
   API,
   FROM_01,
+  IN_ACCOUNT_A,
   live,
   MOVED,
   OTHER_API,
@@ -46,6 +47,57 @@ const rows: Array<[string, Row, string | RegExp]> = [
   [
     "delete: the hook is declared for another shop only: ours",
     { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }), declaredIn: [ALT.shopKey] },
+    "ours at (default)",
+  ],
+  [
+    "delete: the hook is declared under another key that the service reports to be the same shop: refuse",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(7, "1")] }),
+      others: [shop(ALT, { listing: [live(9, "1", { hook: "shipment_status_change" })] })],
+      declaredIn: [ALT.shopKey],
+    },
+    /^refuse: not deleting subscription 7 \(order_status_change\) of the default shop: another resource/,
+  ],
+  [
+    "delete: ... under another key the service reports to be another shop: ours",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(7, "1")] }),
+      others: [shop(ALT, { listing: [live(9, "2", { hook: "shipment_status_change" })] })],
+      declaredIn: [ALT.shopKey],
+    },
+    "ours at (default)",
+  ],
+  [
+    "delete: ... under another key not listed yet: list it first",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(7, "1")] }),
+      others: [shop(ALT)],
+      declaredIn: [ALT.shopKey],
+    },
+    "needListing alt@1",
+  ],
+  [
+    "delete: ... under another key that lists nothing (it cannot say which shop it is): ours",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(7, "1")] }),
+      others: [shop(ALT, { listing: [] })],
+      declaredIn: [ALT.shopKey],
+    },
+    "ours at (default)",
+  ],
+  [
+    "delete: ... under another key that reports shop 1 of another account: ours",
+    {
+      op: "delete",
+      recorded: IN_ACCOUNT_A,
+      named: shop(ACME, { listing: [live(7, "1", { accountId: "a" })] }),
+      others: [shop(ALT, { listing: [live(9, "1", { accountId: "b", hook: "shipment_status_change" })] })],
+      declaredIn: [ALT.shopKey],
+    },
     "ours at (default)",
   ],
   [
@@ -133,6 +185,29 @@ const rows: Array<[string, Row, string | RegExp]> = [
     /^refuse: shipping:apiKey: .* refused the DELETE that asks/,
   ],
   [
+    "delete: recorded in shop 1 of account a, the key reaches shop 1 of account b: refuse",
+    {
+      op: "delete",
+      recorded: IN_ACCOUNT_A,
+      named: shop(ACME, { listing: [live(7, "1", { accountId: "b" })] }),
+    },
+    /^refuse: shipping:apiKey: the key of the default shop now reaches shop_id 1, but subscription 7/,
+  ],
+  [
+    "delete: recorded in shop 1 of account a, listed there: ours",
+    {
+      op: "delete",
+      recorded: IN_ACCOUNT_A,
+      named: shop(ACME, { listing: [live(7, "1", { accountId: "a" })] }),
+    },
+    "ours at (default)",
+  ],
+  [
+    "delete: pinned, the shop listed subscriptions at first and lists none now (this deployment deleted them): asks",
+    { op: "delete", named: shop(PINNED, { listing: [], listedEmpty: false }) },
+    "needGoneAnswer (default)@1",
+  ],
+  [
     "delete: the key reaches shop 2",
     { op: "delete", named: shop(ACME, { listing: [live(9, "2")] }) },
     /^refuse: shipping:apiKey: the key of the default shop now reaches shop_id 2/,
@@ -207,6 +282,29 @@ const rows: Array<[string, Row, string | RegExp]> = [
     /^refuse: shipping:apiKey/,
   ],
   [
+    "diff: recorded in shop 1 of account a, the key reaches shop 1 of account b: refuse",
+    {
+      op: "diff",
+      recorded: IN_ACCOUNT_A,
+      named: shop(ACME, { listing: [live(7, "1", { accountId: "b" })] }),
+    },
+    /^refuse: shipping:apiKey: the key of the default shop now reaches shop_id 1, but subscription 7/,
+  ],
+  [
+    "diff: recorded in shop 1 of account a, listed there: ours",
+    {
+      op: "diff",
+      recorded: IN_ACCOUNT_A,
+      named: shop(ACME, { listing: [live(7, "1", { accountId: "a" })] }),
+    },
+    "ours at (default)",
+  ],
+  [
+    "diff: pinned, the shop listed subscriptions at first and lists none now: it cannot say which it is",
+    { op: "diff", named: shop(PINNED, { listing: [], listedEmpty: false }) },
+    /^refuse: shipping:apiKey: .* now lists no subscription at all/,
+  ],
+  [
     "diff: pinned to 1, the key reaches 2",
     { op: "diff", named: shop(PINNED, { listing: [live(9, "2")] }) },
     /^refuse: shipping:shopId: pins shop 1/,
@@ -247,49 +345,71 @@ describe("the ownership rule: a recorded subscription", () => {
   });
 });
 
-const creates: Array<[string, Partial<CreateFacts>, string]> = [
-  ["no live subscription of the hook: POST", {}, "post"],
-  ["live with the declared URL: adopt, no write", { live: live(3, "1") }, "adopt"],
+/** The live subscriptions of the create table: the declared URL, another URL, and each as a preview's digest. */
+const AT_URL = live(3, "1");
+const ELSEWHERE = live(3, "1", { url: "https://erp.example.com" });
+const ELSEWHERE_DIGEST = live(3, "1", { url: urlDigest("https://erp.example.com") });
+const AT_URL_DIGEST = live(3, "1", { url: urlDigest(URL) });
+
+/** Each row: what the create knows (the rest false, no live subscription), and the whole plan. */
+const creates: Array<[string, Partial<CreateFacts>, CreatePlan]> = [
+  ["no live subscription of the hook: POST", {}, { kind: "post" }],
+  ["live with the declared URL: adopt, no write", { live: AT_URL }, { kind: "adopt", live: AT_URL }],
   [
     "live with another URL, made outside the stack (a partner, the back office): refuse, nothing written",
-    { live: live(3, "1", { url: "https://erp.example.com" }) },
-    "refuseTakeover",
+    { live: ELSEWHERE },
+    { kind: "refuseTakeover", live: ELSEWHERE },
   ],
   [
-    "live with another URL, made outside the stack, and takeOver: true: POST over it",
-    { live: live(3, "1", { url: "https://erp.example.com" }), takeOver: true },
-    "post",
+    "live with another URL, made outside the stack, and takeOver: true: POST over it, said as a takeover",
+    { live: ELSEWHERE, takeOver: true },
+    { kind: "post", live: ELSEWHERE, takenOver: true },
   ],
   [
     "live with another URL that a resource of the stack records (a replacement, a moved hook): POST over it",
-    { live: live(3, "1", { url: "https://erp.example.com" }), liveRecorded: true },
-    "post",
+    { live: ELSEWHERE, liveRecorded: true },
+    { kind: "post", live: ELSEWHERE },
+  ],
+  [
+    "... and takeOver: true: POST over it, no takeover (it is the stack's own)",
+    { live: ELSEWHERE, liveRecorded: true, takeOver: true },
+    { kind: "post", live: ELSEWHERE },
   ],
   [
     "live with the declared URL, made outside the stack: adopt, with or without takeOver",
-    { live: live(3, "1"), takeOver: true },
-    "adopt",
+    { live: AT_URL, takeOver: true },
+    { kind: "adopt", live: AT_URL },
   ],
   [
     "live with another URL as a preview's digest of it, made outside the stack: refuse",
-    { live: live(3, "1", { url: urlDigest("https://erp.example.com") }) },
-    "refuseTakeover",
+    { live: ELSEWHERE_DIGEST },
+    { kind: "refuseTakeover", live: ELSEWHERE_DIGEST },
   ],
   [
     "live with the declared URL as a preview's digest of it: adopt",
-    { live: live(3, "1", { url: urlDigest(URL) }) },
-    "adopt",
+    { live: AT_URL_DIGEST },
+    { kind: "adopt", live: AT_URL_DIGEST },
   ],
-  ["the same hook twice in one batch: refuse", { duplicate: true }, "refuse"],
+  ["the same hook twice in one batch: refuse", { duplicate: true }, { kind: "refuse" }],
+  [
+    "the same hook twice in one batch, live with the declared URL: refuse, adopting nothing",
+    { duplicate: true, live: AT_URL },
+    { kind: "refuse" },
+  ],
   [
     "another key of the same shop created the hook this deployment: refuse",
     { createdByOtherKey: true },
-    "refuse",
+    { kind: "refuse" },
   ],
   [
-    "live and kept by another resource of the program: refuse",
-    { live: live(3, "1"), liveKept: true },
-    "refuse",
+    "live and kept by another resource of the program: refuse, naming the kept subscription",
+    { live: AT_URL, liveKept: true },
+    { kind: "refuse", kept: AT_URL },
+  ],
+  [
+    "live at another URL, kept by another resource, and takeOver: true: refuse, naming the kept subscription",
+    { live: ELSEWHERE, liveKept: true, takeOver: true },
+    { kind: "refuse", kept: ELSEWHERE },
   ],
 ];
 
@@ -304,7 +424,7 @@ describe("the ownership rule: a create", () => {
       takeOver: false,
       ...facts,
     });
-    expect(plan.kind).toBe(expected);
+    expect(plan).toStrictEqual(expected);
   });
 });
 

@@ -71,6 +71,8 @@ export const RECORDED: Recorded = {
   accountId: undefined,
 };
 export const FROM_01: Recorded = { ...RECORDED, api: undefined, shopId: undefined };
+/** Recorded where the service named the account too: shop 1 of account "a" (shop ids are per account). */
+export const IN_ACCOUNT_A: Recorded = { ...RECORDED, accountId: "a" };
 export const GONE_ENTRY = new Error('shipping:shops: has no shop "old"');
 
 export interface Row {

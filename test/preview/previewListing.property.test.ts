@@ -31,7 +31,7 @@ const live: fc.Arbitrary<LiveSubscription> = fc.record(
     hook: fc.constantFrom(...HOOKS),
     url: fc.constantFrom(...URLS),
     shopId: fc.constantFrom("1", "2"),
-    accountId: fc.constantFrom("9"),
+    accountId: fc.constantFrom("8", "9"),
   },
   { requiredKeys: ["id", "hook", "url"] },
 );
@@ -43,7 +43,7 @@ const recorded: fc.Arbitrary<Recorded> = fc.record(
     shop: fc.constant(undefined),
     api: fc.constantFrom(API, undefined),
     shopId: fc.constantFrom("1", "2", undefined),
-    accountId: fc.constantFrom("9", undefined),
+    accountId: fc.constantFrom("8", "9", undefined),
     written: fc.array(fc.integer({ min: 1, max: 6 }), { maxLength: 3 }),
   },
   { requiredKeys: ["id", "hook", "url", "shop", "api", "shopId", "accountId"] },
