@@ -6,10 +6,13 @@
  * shown by test/drift/drift.engine.test.ts and test/lifecycle/lifecycle.e2e.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, service } from "../support/services";
+import { configOf, deployed, LABELS, ORDERS, SHIPMENTS } from "../support/services";
 import { ACME_KEY } from "../support/shops";
+
+const acme = useAcmeSimulator();
 
 const THREE: Declaration[] = [
   { name: "shipments", hook: SHIPMENTS, url: "https://hooks.example.com/s" },
@@ -35,7 +38,7 @@ async function printedBy(run: () => Promise<unknown>): Promise<string> {
 
 describe("a URL changed in the back office", () => {
   it("refresh drops the resource, naming the id and hook, and prints no part of the secret URL, even a token in its host", async () => {
-    const sim = await service({ overwrite: "keep-id" });
+    const sim = acme.withSwitches({ overwrite: "keep-id" });
     const stack = new Stack(configOf(sim));
     expect(
       (await stack.up([{ name: "orders", hook: ORDERS, url: "https://tok-s3cret-123.hooks.example.com/o" }]))
@@ -57,7 +60,7 @@ describe("a URL changed in the back office", () => {
 
 describe("back-office changes healed", () => {
   it("refresh drops a deleted subscription and a re-pointed one, naming the latter; up subscribes the deleted one again, the re-pointed one with takeOver", async () => {
-    const { sim, stack } = await deployed(THREE);
+    const { sim, stack } = await deployed(acme, THREE);
     const labels = Number(stack.resource("labels")?.id);
     const orders = stack.resource("orders")?.id;
     const shipments = stack.resource("shipments");

@@ -5,8 +5,11 @@
  * and destroy empties the shop. Run in the engine's order of calls (test/support/engineOrder.ts).
  */
 import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
-import { configOf, LABELS, ORDERS, SHIPMENTS, service, writes } from "../support/services";
+import { configOf, LABELS, ORDERS, SHIPMENTS, writes } from "../support/services";
+
+const acme = useAcmeSimulator();
 
 const THREE: Declaration[] = [
   { name: "shipments", hook: SHIPMENTS, url: "https://hooks.example.com/s" },
@@ -19,7 +22,7 @@ describe("preview of a URL the service would not call as written", () => {
     ["uppercase", "https://Hooks.example.com/s", /must be lowercase.*https:\/\/hooks\.example\.com\/s/],
     ["plain HTTP", "http://hooks.example.com/s", /must use HTTPS/],
   ] as const)("%s: fails at check, naming the url property, with no API request", async (_, url, reason) => {
-    const sim = await service();
+    const sim = acme.sim;
     const stack = new Stack(configOf(sim));
     const preview = await stack.preview([{ name: "shipments", hook: SHIPMENTS, url }]);
     expect(preview.ok).toBe(false);
@@ -31,7 +34,7 @@ describe("preview of a URL the service would not call as written", () => {
 
 describe("a deployed stack with no change", () => {
   it("up creates three; preview and refresh change nothing, write nothing and list the shop once each; destroy empties the shop", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     const stack = new Stack(configOf(sim));
     expect(await stack.up(THREE)).toMatchObject({ ok: true, steps: { create: 3 } });
     const live = sim.subscriptions("acme");

@@ -9,8 +9,11 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunningSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack, type UpOptions } from "../support/engineOrder";
-import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, service, writes } from "../support/services";
+import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, writes } from "../support/services";
+
+const acme = useAcmeSimulator();
 
 const THREE: Declaration[] = [
   { name: "shipments", hook: SHIPMENTS, url: "https://hooks.example.com/s" },
@@ -29,7 +32,7 @@ describe("a replacement creates before it deletes", () => {
   it.each(["keep-id", "new-id"] as const)(
     "overwrite %s: a URL change leaves no gap and deletes nothing",
     async (overwrite) => {
-      const { sim, stack } = await deployed(THREE, { overwrite });
+      const { sim, stack } = await deployed(acme, THREE, { overwrite });
       const changed = THREE.map((d) =>
         d.hook === ORDERS ? { ...d, url: "https://hooks.example.com/o2" } : d,
       );
@@ -52,7 +55,7 @@ describe("a replacement creates before it deletes", () => {
   );
 
   it("a hook change subscribes the new hook and removes the old one", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     const stack = new Stack(configOf(sim));
     expect((await stack.up([{ name: "events", hook: LABELS, url: "https://hooks.example.com/e" }])).ok).toBe(
       true,
@@ -65,7 +68,7 @@ describe("a replacement creates before it deletes", () => {
 
 describe("deleteBeforeReplace", () => {
   it("up --replace after another create of the same shop posts the replaced hook again instead of adopting the id it deleted", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     const orders: Declaration = {
       name: "orders",
       hook: ORDERS,
@@ -94,7 +97,7 @@ describe("deleteBeforeReplace", () => {
   it.each(RACES)(
     "%s: a delete racing another resource's create of the same hook leaves the hook subscribed",
     async (_, overwrite, bUrl, order, options) => {
-      const sim = await service({ overwrite });
+      const sim = acme.withSwitches({ overwrite });
       const stack = new Stack(configOf(sim));
       const a = { name: "a", hook: ORDERS, url: "https://hooks.example.com/o", deleteBeforeReplace: true };
       expect((await stack.up([a])).ok).toBe(true);

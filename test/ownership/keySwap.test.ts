@@ -8,10 +8,13 @@
  * the engine's order of calls (test/support/engineOrder.ts); test/ownership/refusals.engine.test.ts shows one through the CLI.
  */
 import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, deployed, ORDERS, SHIPMENTS, service, shopsOf, writes } from "../support/services";
+import { configOf, deployed, ORDERS, SHIPMENTS, shopsOf, writes } from "../support/services";
 import { ACME_KEY, GLOBEX_KEY } from "../support/shops";
+
+const service = useAcmeSimulator();
 
 const URL = "https://hooks.example.com/o";
 const PROGRAM: Declaration[] = [{ name: "orders", hook: ORDERS, url: URL }];
@@ -20,7 +23,7 @@ const ASKED =
 
 describe("shipping:apiKey changed to another shop's, which the service names (shop_id listed)", () => {
   it("preview, up (with a URL change), refresh and destroy refuse before any write, naming both shops", async () => {
-    const sim = await service();
+    const sim = service.sim;
     await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) =>
       api.create([{ hook: SHIPMENTS, url: "https://globex.example.com/s" }]),
     );
@@ -54,7 +57,7 @@ describe("refresh and destroy after shipping:apiKey was changed to another shop'
   ] as const)(
     "%s: they refuse, naming the key; set back, up then destroy remove the hook",
     async (_, shopFields, globexHasOne) => {
-      const sim = await service({ shopFields });
+      const sim = service.withSwitches({ shopFields });
       if (globexHasOne)
         await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) =>
           api.create([{ hook: SHIPMENTS, url: "https://globex.example.com/s" }]),
@@ -96,7 +99,7 @@ describe("refresh and destroy after shipping:apiKey was changed to another shop'
   ] as const)(
     "shop_id omitted, %s: a replacing up refuses before its create writes or adopts anything in globex, and so does destroy",
     async (_, overwrite, url) => {
-      const sim = await service({ shopFields: "omitted", overwrite });
+      const sim = service.withSwitches({ shopFields: "omitted", overwrite });
       await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) =>
         api.create([{ hook: ORDERS, url: "https://globex.example.com/o" }]),
       );
@@ -123,7 +126,7 @@ describe("refresh and destroy after shipping:apiKey was changed to another shop'
   );
 
   it("shop_id omitted: a question refused with a 403 that is not about ownership (a read-only key's) fails destroy, which orphans nothing", async () => {
-    const { sim, stack } = await deployed(PROGRAM, { shopFields: "omitted" });
+    const { sim, stack } = await deployed(service, PROGRAM, { shopFields: "omitted" });
     const acme = sim.subscriptions("acme");
     stack.set({ "shipping:apiKey": GLOBEX_KEY });
     expect((await stack.up(PROGRAM)).ok).toBe(true); // no change can be seen without shop_id
@@ -141,7 +144,7 @@ describe("the same question answered 404: a hook deleted in the back office of a
   it.each(["listed", "omitted"] as const)(
     "shop_id %s: up --refresh drops it and subscribes it again; destroy removes it",
     async (shopFields) => {
-      const { sim, stack } = await deployed(PROGRAM, { shopFields });
+      const { sim, stack } = await deployed(service, PROGRAM, { shopFields });
       const [gone] = sim.subscriptions("acme");
       await outOfBand(sim.baseUrl, ACME_KEY, (api) => api.delete([gone?.id as number]));
       const up = await stack.up(PROGRAM, { refresh: true });

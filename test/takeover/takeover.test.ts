@@ -6,10 +6,13 @@
  * take-over keeps the id) leaves it. Run in the engine's order of calls (test/support/engineOrder.ts).
  */
 import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, service, shops } from "../support/services";
+import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, shops } from "../support/services";
 import { ACME_KEY, ACME_SECOND_KEY } from "../support/shops";
+
+const acme = useAcmeSimulator();
 
 const ORDERS_DECLARED: Declaration = { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" };
 const THREE: readonly Declaration[] = [
@@ -25,7 +28,7 @@ describe("a create takes over the live subscription of its hook", () => {
   ] as const)(
     "refuses a subscription that existed before the stack, declared %s; takeOver takes it over and records it",
     async (_, declared) => {
-      const sim = await service();
+      const sim = acme.sim;
       const [oldId] = await outOfBand(sim.baseUrl, ACME_KEY, (api) =>
         api.create([{ hook: ORDERS, url: "https://legacy.example.com/o" }]),
       );
@@ -58,7 +61,7 @@ describe("a create takes over the live subscription of its hook", () => {
   );
 
   it("keep-id: destroy --refresh of the stack whose hook another stack took over leaves the other's subscription", async () => {
-    const sim = await service({ overwrite: "keep-id" });
+    const sim = acme.withSwitches({ overwrite: "keep-id" });
     const one = new Stack(configOf(sim));
     const two = new Stack(configOf(sim));
     expect((await one.up([{ name: "orders", hook: ORDERS, url: "https://one.example.com/o" }])).ok).toBe(
@@ -77,7 +80,7 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
   it.each(["new-id", "keep-id"] as const)(
     "%s: a rename without an alias (URL changed, takeOver) whose POST fails keeps the old one's subscription live and recorded",
     async (overwrite) => {
-      const { sim, stack } = await deployed([ORDERS_DECLARED], { overwrite });
+      const { sim, stack } = await deployed(acme, [ORDERS_DECLARED], { overwrite });
       const live = sim.subscriptions("acme");
       sim.addFault({ kind: "status", status: 500, method: "POST", count: 20 });
       const renamed = {
@@ -102,7 +105,7 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
   it.each(["new-id", "keep-id"] as const)(
     "%s: a rename without an alias keeping hook and URL, whose create fails, is a documented limit: the old one's delete runs, and the next up subscribes the hook again",
     async (overwrite) => {
-      const sim = await service({ overwrite });
+      const sim = acme.withSwitches({ overwrite });
       const stack = new Stack(configOf(sim));
       expect((await stack.up([ORDERS_DECLARED])).ok).toBe(true);
       // The new resource's check and create cannot list the shop; the service answers again for the delete.
@@ -123,7 +126,7 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
   it.each(["new-id", "keep-id"] as const)(
     "%s: a hook moved to another key of the same shop, whose POST fails, keeps the old one's subscription live and recorded",
     async (overwrite) => {
-      const sim = await service({ overwrite });
+      const sim = acme.withSwitches({ overwrite });
       const stack = new Stack(
         configOf(sim, ACME_KEY, { "shipping:shops": shops({ second: { apiKey: ACME_SECOND_KEY } }) }),
       );
@@ -149,7 +152,7 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
   it.each(["new-id", "keep-id"] as const)(
     "%s: a hook handed from one resource to a new one whose POST fails stays subscribed; the next up needs takeOver",
     async (overwrite) => {
-      const sim = await service({ overwrite });
+      const sim = acme.withSwitches({ overwrite });
       const stack = new Stack(configOf(sim));
       const liveHooks = () =>
         sim
