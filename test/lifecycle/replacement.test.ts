@@ -11,15 +11,9 @@ import { describe, expect, it } from "vitest";
 import type { RunningSimulator } from "../../simulator";
 import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack, type UpOptions } from "../support/engineOrder";
-import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, writes } from "../support/services";
+import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, THREE_HOOKS, writes } from "../support/services";
 
 const acme = useAcmeSimulator();
-
-const THREE: Declaration[] = [
-  { name: "shipments", hook: SHIPMENTS, url: "https://hooks.example.com/s" },
-  { name: "labels", hook: LABELS, url: "https://hooks.example.com/l" },
-  { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" },
-];
 
 /** The live subscriptions equal what the program declares and state records. */
 function expectLiveIsDeclared(sim: RunningSimulator, stack: Stack, declared: readonly Declaration[]): void {
@@ -32,8 +26,8 @@ describe("a replacement creates before it deletes", () => {
   it.each(["keep-id", "new-id"] as const)(
     "overwrite %s: a URL change leaves no gap and deletes nothing",
     async (overwrite) => {
-      const { sim, stack } = await deployed(acme, THREE, { overwrite });
-      const changed = THREE.map((d) =>
+      const { sim, stack } = await deployed(acme, THREE_HOOKS, { overwrite });
+      const changed = THREE_HOOKS.map((d) =>
         d.hook === ORDERS ? { ...d, url: "https://hooks.example.com/o2" } : d,
       );
       sim.clearRequests();

@@ -15,13 +15,20 @@ export const LABELS = "shipment_label_created";
 
 export { ACME_SHOP_ID, GLOBEX_SHOP_ID } from "./shops";
 
+/** A program of the three hooks, one resource each, at hooks.example.com. */
+export const THREE_HOOKS: readonly Declaration[] = [
+  { name: "shipments", hook: SHIPMENTS, url: "https://hooks.example.com/s" },
+  { name: "labels", hook: LABELS, url: "https://hooks.example.com/l" },
+  { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" },
+];
+
 /**
  * The file's simulator with `switches` for this test, and acme's stack on it with `declared` deployed by an
  * `up` that succeeded.
  */
 export async function deployed(
   acme: AcmeSimulator,
-  declared: Declaration[],
+  declared: readonly Declaration[],
   switches: Partial<Switches> = {},
 ) {
   const sim = acme.withSwitches(switches);
