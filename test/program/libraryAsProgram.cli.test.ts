@@ -7,18 +7,15 @@
  */
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { REPO_ROOT } from "../support/engine";
 import { installedPackages } from "../support/install";
 import { OfficialProject } from "../support/officialProject";
-import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY } from "../support/shops";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 /**
  * examples/single-shop inside a checkout of this package (its package.json and dist/, as a clone has them
@@ -33,18 +30,15 @@ async function exampleInClone(): Promise<OfficialProject> {
   );
   const installed = join(await installedPackages("commonjs"), "node_modules", "pulumi-shipping-webhooks");
   cpSync(installed, join(project.dir, "..", ".."), { recursive: true });
-  await project.ok(["stack", "init", "dev"]);
-  await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
-  await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+  await project.initStack(acme.sim.baseUrl, ACME_KEY);
   return project;
 }
 
 describe("the library run as the program", () => {
   it("fails preview and up with the fix; every subscription of the stack stays live and in state", async () => {
-    sim.reset();
     const project = await exampleInClone();
     await project.ok(["up", "--yes", "--skip-preview"]);
-    const deployed = sim.subscriptions("acme");
+    const deployed = acme.sim.subscriptions("acme");
     expect(deployed.map((s) => s.hook).sort()).toEqual([
       "order_status_change",
       "shipment_label_created",
@@ -53,7 +47,7 @@ describe("the library run as the program", () => {
 
     const manifest = readFileSync(join(project.dir, "package.json"), "utf8");
     rmSync(join(project.dir, "package.json"));
-    sim.clearRequests();
+    acme.sim.clearRequests();
     for (const args of [["preview"], ["up", "--yes"]]) {
       const run = await project.pulumi(args);
       expect(run.status, run.stdout).not.toBe(0);
@@ -67,8 +61,8 @@ describe("the library run as the program", () => {
       expect(run.stdout).not.toMatch(/deleted|to delete/);
       expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/unhandled exception|\n\s+at /);
     }
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
-    expect(sim.subscriptions("acme")).toEqual(deployed);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual(deployed);
     expect((await project.subscriptions()).map((r) => r.id).sort()).toEqual(
       deployed.map((s) => String(s.id)).sort(),
     );
@@ -76,6 +70,6 @@ describe("the library run as the program", () => {
     // With its package.json back, the program (which imports the package) runs: nothing to change.
     writeFileSync(join(project.dir, "package.json"), manifest);
     await project.ok(["preview", "--expect-no-changes"]);
-    expect(sim.subscriptions("acme")).toEqual(deployed);
+    expect(acme.sim.subscriptions("acme")).toEqual(deployed);
   });
 });
