@@ -8,6 +8,7 @@
  * the engine's order of calls (test/support/engineOrder.ts); test/ownership/refusals.engine.test.ts shows one through the CLI.
  */
 import { describe, expect, it } from "vitest";
+import type { RunningSimulator } from "../../simulator";
 import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
@@ -20,6 +21,20 @@ const URL = "https://hooks.example.com/o";
 const PROGRAM: Declaration[] = [{ name: "orders", hook: ORDERS, url: URL }];
 const ASKED =
   /orders: shipping:apiKey: subscription \d+ \(order_status_change\) is not in the default shop's listing, and the service answers that it belongs to another shop/;
+
+/**
+ * globex holds `globexHolds` (when given, made outside any stack); acme's stack deploys {@link PROGRAM}, then
+ * its key is changed to globex's. The stack, and both shops' subscriptions before the swap.
+ */
+async function swappedToGlobex(sim: RunningSimulator, globexHolds?: { hook: string; url: string }) {
+  if (globexHolds !== undefined) await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) => api.create([globexHolds]));
+  const globex = sim.subscriptions("globex");
+  const stack = new Stack(configOf(sim));
+  expect((await stack.up(PROGRAM)).ok).toBe(true);
+  const acme = sim.subscriptions("acme");
+  stack.set({ "shipping:apiKey": GLOBEX_KEY });
+  return { stack, acme, globex };
+}
 
 describe("shipping:apiKey changed to another shop's, which the service names (shop_id listed)", () => {
   it("preview, up (with a URL change), refresh and destroy refuse before any write, naming both shops", async () => {
@@ -58,15 +73,8 @@ describe("refresh and destroy after shipping:apiKey was changed to another shop'
     "%s: they refuse, naming the key; set back, up then destroy remove the hook",
     async (_, shopFields, globexHasOne) => {
       const sim = service.withSwitches({ shopFields });
-      if (globexHasOne)
-        await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) =>
-          api.create([{ hook: SHIPMENTS, url: "https://globex.example.com/s" }]),
-        );
-      const globex = sim.subscriptions("globex");
-      const stack = new Stack(configOf(sim));
-      expect((await stack.up(PROGRAM)).ok).toBe(true);
-      const acme = sim.subscriptions("acme");
-      stack.set({ "shipping:apiKey": GLOBEX_KEY });
+      const globexHolds = { hook: SHIPMENTS, url: "https://globex.example.com/s" };
+      const { stack, acme, globex } = await swappedToGlobex(sim, globexHasOne ? globexHolds : undefined);
       // `up` refuses at diff when the service lists shop_id (an empty shop cannot say it is the recorded one);
       // without it, the key swap shows only to the questions below. Either way it records the new key.
       expect((await stack.up(PROGRAM)).ok).toBe(shopFields === "omitted");
@@ -100,14 +108,8 @@ describe("refresh and destroy after shipping:apiKey was changed to another shop'
     "shop_id omitted, %s: a replacing up refuses before its create writes or adopts anything in globex, and so does destroy",
     async (_, overwrite, url) => {
       const sim = service.withSwitches({ shopFields: "omitted", overwrite });
-      await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) =>
-        api.create([{ hook: ORDERS, url: "https://globex.example.com/o" }]),
-      );
-      const globex = sim.subscriptions("globex");
-      const stack = new Stack(configOf(sim));
-      expect((await stack.up(PROGRAM)).ok).toBe(true);
-      const acme = sim.subscriptions("acme");
-      stack.set({ "shipping:apiKey": GLOBEX_KEY });
+      const globexHolds = { hook: ORDERS, url: "https://globex.example.com/o" };
+      const { stack, acme, globex } = await swappedToGlobex(sim, globexHolds);
       sim.clearRequests();
       // globex's subscription of the hook is no resource's: without the opt-in the diff refuses to take it over.
       const refused = await stack.up([{ name: "orders", hook: ORDERS, url }]);

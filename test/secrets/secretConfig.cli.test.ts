@@ -16,6 +16,11 @@ const SECRET_URL = `https://hooks.example.com/orders?token=${TOKEN}`;
 /** The simulator of this file, reset before each test. */
 const acme = useAcmeSimulator();
 
+/** The from-config example's order_status_change URL, set as secret stack config (`<project>:hooks`). */
+async function setOrdersUrl(project: OfficialProject, url: string): Promise<void> {
+  await project.ok(["config", "set", "--secret", "--path", "from-config:hooks.order_status_change", url]);
+}
+
 describe("hooks from secret stack config (examples/from-config)", () => {
   it("a secret URL is subscribed and never in plain text at rest or in a plain export; a bad one is not quoted", async () => {
     const project = await OfficialProject.create("secret-config", {
@@ -24,14 +29,7 @@ describe("hooks from secret stack config (examples/from-config)", () => {
     // The example's package.json and tsconfig.json; its Pulumi.yaml without the example's hooks.
     project.write({ "Pulumi.yaml": "name: from-config\nruntime: nodejs\n" });
     await project.initStack(acme.sim.baseUrl, ACME_KEY);
-    await project.ok([
-      "config",
-      "set",
-      "--secret",
-      "--path",
-      "from-config:hooks.order_status_change",
-      SECRET_URL,
-    ]);
+    await setOrdersUrl(project, SECRET_URL);
 
     const up = await project.ok(["up", "--yes"]);
     expect(acme.sim.subscriptions("acme").map(({ hook, url }) => ({ hook, url }))).toEqual([
@@ -42,14 +40,7 @@ describe("hooks from secret stack config (examples/from-config)", () => {
     const atRest = [up.stdout, up.stderr, plainExport, ...project.backendFiles()];
     expect(atRest.filter((text) => text.includes(TOKEN))).toEqual([]);
 
-    await project.ok([
-      "config",
-      "set",
-      "--secret",
-      "--path",
-      "from-config:hooks.order_status_change",
-      SECRET_URL.toUpperCase(),
-    ]);
+    await setOrdersUrl(project, SECRET_URL.toUpperCase());
     acme.sim.clearRequests();
     const bad = await project.pulumi(["preview"]);
     expect(bad.status).not.toBe(0);
@@ -61,14 +52,7 @@ describe("hooks from secret stack config (examples/from-config)", () => {
     expect(`${bad.stdout}${bad.stderr}`).not.toMatch(/at hooksFromConfig|hooksFromConfig\.[jt]s:\d+/);
     expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
 
-    await project.ok([
-      "config",
-      "set",
-      "--secret",
-      "--path",
-      "from-config:hooks.order_status_change",
-      SECRET_URL,
-    ]);
+    await setOrdersUrl(project, SECRET_URL);
     await project.ok(["destroy", "--yes", "--skip-preview"]);
     expect(acme.sim.subscriptions("acme")).toEqual([]);
   });
