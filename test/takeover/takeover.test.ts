@@ -6,6 +6,7 @@
  * take-over keeps the id) leaves it. Run in the engine's order of calls (test/support/engineOrder.ts).
  */
 import { describe, expect, it } from "vitest";
+import type { RunningSimulator } from "../../simulator";
 import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
@@ -76,25 +77,33 @@ describe("a create takes over the live subscription of its hook", () => {
   });
 });
 
+/**
+ * `up --continue-on-error` of `program`, which moves the orders hook away from the resource `orders`, while
+ * every POST fails: it fails, and orders' delete leaves its subscription live and recorded.
+ */
+async function expectKeptWhilePostsFail(sim: RunningSimulator, stack: Stack, program: Declaration[]) {
+  const live = sim.subscriptions("acme");
+  sim.addFault({ kind: "status", status: 500, method: "POST", count: 20 });
+  const up = await stack.up(program, { continueOnError: true });
+  sim.clearFaults();
+  expect(up.ok).toBe(false);
+  expect(up.errors.join("\n")).toMatch(/orders: not deleting subscription \d+ \(order_status_change\)/);
+  expect(sim.subscriptions("acme")).toEqual(live);
+  expect(stack.recorded()).toEqual(live);
+}
+
 describe("up --continue-on-error never unsubscribes a hook the program declares", () => {
   it.each(["new-id", "keep-id"] as const)(
     "%s: a rename without an alias (URL changed, takeOver) whose POST fails keeps the old one's subscription live and recorded",
     async (overwrite) => {
       const { sim, stack } = await deployed(acme, [ORDERS_DECLARED], { overwrite });
-      const live = sim.subscriptions("acme");
-      sim.addFault({ kind: "status", status: 500, method: "POST", count: 20 });
       const renamed = {
         ...ORDERS_DECLARED,
         name: "orders-renamed",
         url: "https://hooks.example.com/o2",
         takeOver: true,
       };
-      const up = await stack.up([renamed], { continueOnError: true });
-      sim.clearFaults();
-      expect(up.ok).toBe(false);
-      expect(up.errors.join("\n")).toMatch(/orders: not deleting subscription \d+ \(order_status_change\)/);
-      expect(sim.subscriptions("acme")).toEqual(live);
-      expect(stack.recorded()).toEqual(live);
+      await expectKeptWhilePostsFail(sim, stack, [renamed]);
       // The service answering again, the next up finishes the move.
       expect((await stack.up([renamed])).ok).toBe(true);
       expect(sim.subscriptions("acme").map((s) => s.url)).toEqual(["https://hooks.example.com/o2"]);
@@ -131,8 +140,6 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
         configOf(sim, ACME_KEY, { "shipping:shops": shops({ second: { apiKey: ACME_SECOND_KEY } }) }),
       );
       expect((await stack.up([ORDERS_DECLARED])).ok).toBe(true);
-      const live = sim.subscriptions("acme");
-      sim.addFault({ kind: "status", status: 500, method: "POST", count: 20 });
       const moved = {
         name: "orders-moved",
         hook: ORDERS,
@@ -140,12 +147,7 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
         shop: "second",
         takeOver: true,
       };
-      const up = await stack.up([moved], { continueOnError: true });
-      sim.clearFaults();
-      expect(up.ok).toBe(false);
-      expect(up.errors.join("\n")).toMatch(/orders: not deleting subscription \d+ \(order_status_change\)/);
-      expect(sim.subscriptions("acme")).toEqual(live);
-      expect(stack.recorded()).toEqual(live);
+      await expectKeptWhilePostsFail(sim, stack, [moved]);
     },
   );
 
