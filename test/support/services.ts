@@ -62,6 +62,14 @@ export function writes(sim: RunningSimulator): string[] {
     .map((r) => `${r.method} ${r.status}`);
 }
 
+/** The hooks `shop` has subscriptions of, sorted. */
+export function hooksIn(sim: RunningSimulator, shop: string): string[] {
+  return sim
+    .subscriptions(shop)
+    .map((s) => s.hook)
+    .sort();
+}
+
 /** Both shops' subscriptions. */
 export function shopsOf(sim: RunningSimulator) {
   return { acme: sim.subscriptions("acme"), globex: sim.subscriptions("globex") };

@@ -10,7 +10,7 @@ import type { RunningSimulator } from "../../simulator";
 import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, shops } from "../support/services";
+import { configOf, deployed, hooksIn, LABELS, ORDERS, SHIPMENTS, shops } from "../support/services";
 import { ACME_KEY, ACME_SECOND_KEY } from "../support/shops";
 
 const acme = useAcmeSimulator();
@@ -156,11 +156,6 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
     async (overwrite) => {
       const sim = acme.withSwitches({ overwrite });
       const stack = new Stack(configOf(sim));
-      const liveHooks = () =>
-        sim
-          .subscriptions("acme")
-          .map((s) => s.hook)
-          .sort();
       const a = { name: "a", hook: ORDERS, url: "https://hooks.example.com/a" };
       expect((await stack.up([a])).ok).toBe(true);
       const moved = { ...a, hook: LABELS };
@@ -170,14 +165,14 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
       const up = await stack.up([moved, b], { continueOnError: true, parallel: 1 });
       sim.clearFaults();
       expect(up.ok).toBe(false);
-      expect(liveHooks()).toEqual([ORDERS, LABELS].sort());
+      expect(hooksIn(sim, "acme")).toEqual([ORDERS, LABELS].sort());
       // What a's old half left is no resource's now (docs/safety.md): b is refused until it opts in, and the
       // hook stays subscribed meanwhile.
       const next = await stack.up([moved, b]);
       expect(next.errors.join("\n")).toMatch(
         /^b: hook: .*already has subscription \d+, which calls another URL/,
       );
-      expect(liveHooks()).toEqual([ORDERS, LABELS].sort());
+      expect(hooksIn(sim, "acme")).toEqual([ORDERS, LABELS].sort());
       expect((await stack.up([moved, { ...b, takeOver: true }])).ok).toBe(true);
       expect(
         sim
