@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { runCommand } from "./lib/runCommand";
 
 /** A change of one rule, and the behaviour folder whose tests must notice it. */
 interface Mutant {
@@ -146,12 +147,4 @@ async function main(): Promise<number> {
   return bad === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(
-      `mutants: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(2);
-  },
-);
+runCommand("mutants", main);
