@@ -13,6 +13,7 @@ import { REPO_ROOT } from "../support/engine";
 import { installedPackages } from "../support/install";
 import { OfficialProject } from "../support/officialProject";
 import { ACME_KEY } from "../support/shops";
+import { previewAndUpFail } from "./previewAndUpFail";
 
 /** The simulator of this file, reset before each test. */
 const acme = useAcmeSimulator();
@@ -47,21 +48,15 @@ describe("the library run as the program", () => {
 
     const manifest = readFileSync(join(project.dir, "package.json"), "utf8");
     rmSync(join(project.dir, "package.json"));
-    acme.sim.clearRequests();
-    for (const args of [["preview"], ["up", "--yes"]]) {
-      const run = await project.pulumi(args);
-      expect(run.status, run.stdout).not.toBe(0);
-      expect(run.stdout).toContain(
-        "pulumi-shipping-webhooks is a library, not a program: Pulumi ran ../../dist/provider/index.js as the program because the project folder",
-      );
-      expect(run.stdout).toContain(
-        'has no package.json of its own, so Pulumi took the "main" of the nearest one above it, ../../package.json',
-      );
-      expect(run.stdout).toContain("Write your program in index.ts of a project with its own package.json");
+    const runs = await previewAndUpFail(project, acme.sim, [
+      "pulumi-shipping-webhooks is a library, not a program: Pulumi ran ../../dist/provider/index.js as the program because the project folder",
+      'has no package.json of its own, so Pulumi took the "main" of the nearest one above it, ../../package.json',
+      "Write your program in index.ts of a project with its own package.json",
+    ]);
+    for (const run of runs) {
       expect(run.stdout).not.toMatch(/deleted|to delete/);
       expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/unhandled exception|\n\s+at /);
     }
-    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
     expect(acme.sim.subscriptions("acme")).toEqual(deployed);
     expect((await project.subscriptions()).map((r) => r.id).sort()).toEqual(
       deployed.map((s) => String(s.id)).sort(),

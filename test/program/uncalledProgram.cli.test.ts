@@ -9,6 +9,7 @@ import { useAcmeSimulator } from "../support/acmeSimulator";
 import { OfficialProject, typescriptProjectFiles } from "../support/officialProject";
 import { markedBlock } from "../support/readme";
 import { ACME_KEY } from "../support/shops";
+import { previewAndUpFail } from "./previewAndUpFail";
 
 /** The README's program as it was written before this release. */
 const DEFAULT_EXPORT_PROGRAM = `import { WebhookSubscription } from "pulumi-shipping-webhooks";
@@ -38,16 +39,10 @@ describe("a CommonJS program exported as default", () => {
     expect(deployed).toHaveLength(1);
 
     project.write({ "index.ts": DEFAULT_EXPORT_PROGRAM });
-    acme.sim.clearRequests();
-    for (const args of [["preview"], ["up", "--yes"]]) {
-      const run = await project.pulumi(args);
-      expect(run.status, run.stdout).not.toBe(0);
-      expect(run.stdout).toContain(
-        "index.ts exports its program as `export default`, which Pulumi does not call in a CommonJS project",
-      );
-      expect(run.stdout).toContain("Write the program as top-level statements");
-    }
-    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    await previewAndUpFail(project, acme.sim, [
+      "index.ts exports its program as `export default`, which Pulumi does not call in a CommonJS project",
+      "Write the program as top-level statements",
+    ]);
     expect(acme.sim.subscriptions("acme")).toEqual(deployed);
     expect((await project.subscriptions()).map((r) => r.id)).toEqual([String(deployed[0]?.id)]);
 
