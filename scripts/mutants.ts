@@ -9,6 +9,7 @@
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { runCommand } from "./lib/runCommand";
 
 /** A change of one rule, the behaviour folder whose tests must notice it, and which of its fast files run. */
 interface Mutant {
@@ -282,12 +283,4 @@ async function main(): Promise<number> {
   return bad === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(
-      `mutants: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(2);
-  },
-);
+runCommand("mutants", main);

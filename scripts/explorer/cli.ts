@@ -10,6 +10,7 @@
  * Exit status 1 when an invariant broke.
  */
 import { parseArgs } from "node:util";
+import { runCommand } from "../lib/runCommand";
 import { ISSUE_13_CASES, type NamedCase } from "./cases";
 import { TARGETED_SECRET_READ_BACK_CASES } from "./casesTargetedSecretReadBack";
 import { type ExploreReport, explore, replay, replayCommand } from "./explore";
@@ -129,12 +130,4 @@ async function main(): Promise<number> {
   return reports.some((r) => r.counterexample !== undefined) ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(
-      `explore: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(2);
-  },
-);
+runCommand("explore", main);

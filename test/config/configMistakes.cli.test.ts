@@ -5,10 +5,10 @@
  * fails globex's resource, in our words, and acme's resource previews and deploys as if nothing were wrong.
  * Never a key in the output.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { OfficialProject, typescriptProjectFiles } from "../support/officialProject";
-import { ACME_KEY, GLOBEX_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, GLOBEX_KEY, leaksOf } from "../support/shops";
 
 const RESOURCE = "pulumi-nodejs:dynamic/shipping:WebhookSubscription";
 const DEFAULT_SHOP_PROGRAM = `import { WebhookSubscription } from "pulumi-shipping-webhooks";
@@ -31,11 +31,8 @@ for (const shop of ["acme", "globex"]) {
 /** Words of zod's issues, which the messages must not be made of. */
 const ZOD_WORDS = /Unrecognized key|Invalid input|expected string|received undefined/i;
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const service = useAcmeSimulator();
 
 async function project(name: string, program: string): Promise<OfficialProject> {
   const created = await OfficialProject.create(name, {
@@ -43,7 +40,7 @@ async function project(name: string, program: string): Promise<OfficialProject> 
     "index.ts": program,
   });
   await created.ok(["stack", "init", "dev"]);
-  await created.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
+  await created.ok(["config", "set", "shipping:baseUrl", service.sim.baseUrl]);
   return created;
 }
 
@@ -59,7 +56,6 @@ function diagnosticsOf(stdout: string, name: string): string {
 
 describe("config mistakes fail where they are, in our words", () => {
   it("shipping:shopID (for shipping:shopId) fails preview and up naming it and the setting, before any write", async () => {
-    sim.reset();
     const shop = await project("config-shopid", DEFAULT_SHOP_PROGRAM);
     await shop.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
     await shop.ok(["config", "set", "shipping:shopID", "1"]);
@@ -73,13 +69,12 @@ describe("config mistakes fail where they are, in our words", () => {
       );
       expect(leaksOf(ACME_KEY, printed)).toEqual([]);
     }
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(service.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(service.sim.subscriptions("acme")).toEqual([]);
     expect(await shop.subscriptions()).toEqual([]);
   });
 
   it("a misspelled key in globex's entry fails globex's resource only, naming the key; acme's deploys", async () => {
-    sim.reset();
     const shops = await project("config-entry", TWO_SHOPS_PROGRAM);
     await shops.ok(["config", "set", "--secret", "--path", "shipping:shops.acme.apiKey", ACME_KEY]);
     await shops.ok(["config", "set", "--secret", "--path", "shipping:shops.globex.apikey", GLOBEX_KEY]);
@@ -101,13 +96,15 @@ describe("config mistakes fail where they are, in our words", () => {
     const acme = `urn:pulumi:dev::config-entry::${RESOURCE}::acme-orders`;
     await shops.ok(["preview", "--target", acme]);
     await shops.ok(["up", "--yes", "--target", acme]);
-    expect(sim.subscriptions("acme").map((s) => s.url)).toEqual(["https://hooks.example.com/acme"]);
-    expect(sim.subscriptions("globex")).toEqual([]);
+    expect(service.sim.subscriptions("acme").map((s) => s.url)).toEqual(["https://hooks.example.com/acme"]);
+    expect(service.sim.subscriptions("globex")).toEqual([]);
 
     // Fixed as the message says, globex's resource deploys too.
     await shops.ok(["config", "rm", "--path", "shipping:shops.globex.apikey"]);
     await shops.ok(["config", "set", "--secret", "--path", "shipping:shops.globex.apiKey", GLOBEX_KEY]);
     await shops.ok(["up", "--yes"]);
-    expect(sim.subscriptions("globex").map((s) => s.url)).toEqual(["https://hooks.example.com/globex"]);
+    expect(service.sim.subscriptions("globex").map((s) => s.url)).toEqual([
+      "https://hooks.example.com/globex",
+    ]);
   });
 });

@@ -5,24 +5,21 @@
  * subscriptions and the state.
  */
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HOOKS } from "../../provider/inputs/hooks";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { REPO_ROOT } from "../support/engine";
 import { OfficialProject } from "../support/officialProject";
 import { blockAfterHeading, pulumiCommands } from "../support/readme";
-import { ACME_KEY, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, GLOBEX_KEY } from "../support/shops";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 /** What the READMEs' placeholders stand for here. */
 function placeholders(): Record<string, string> {
   return {
-    "https://<api host>": sim.baseUrl,
+    "https://<api host>": acme.sim.baseUrl,
     "<acme key>": ACME_KEY,
     "<globex key>": GLOBEX_KEY,
     "<key>": ACME_KEY,
@@ -48,9 +45,9 @@ async function exampleProject(name: string): Promise<{ project: OfficialProject;
     project,
     run: {
       preview: async () => {
-        sim.clearRequests();
+        acme.sim.clearRequests();
         await project.ok(preview);
-        expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+        expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
       },
       up: () => project.ok(up),
       destroy: () => project.ok(destroy),
@@ -68,7 +65,7 @@ interface RunSteps {
 
 /** The URLs of a shop's live subscriptions, by hook. */
 function urlsOf(shop: string): Record<string, string> {
-  return Object.fromEntries(sim.subscriptions(shop).map((s) => [s.hook, s.url]));
+  return Object.fromEntries(acme.sim.subscriptions(shop).map((s) => [s.hook, s.url]));
 }
 
 /** The stack's subscription ids by resource name, and the shop's live ids by hook. */
@@ -77,14 +74,13 @@ async function expectStateIsLive(project: OfficialProject, shops: readonly strin
     (r) => `${r.outputs?.shop ?? ""}/${r.outputs?.hook}=${r.id}`,
   );
   const liveIds = shops.flatMap((shop) =>
-    sim.subscriptions(shop).map((s) => `${shops.length > 1 ? shop : ""}/${s.hook}=${s.id}`),
+    acme.sim.subscriptions(shop).map((s) => `${shops.length > 1 ? shop : ""}/${s.hook}=${s.id}`),
   );
   expect(state.sort()).toEqual(liveIds.sort());
 }
 
 describe("the examples through the official CLI", () => {
   it("single-shop: three hooks declared in TypeScript, ids as stack outputs; destroy removes them", async () => {
-    sim.reset();
     const { project, run } = await exampleProject("single-shop");
     await run.preview();
     expect(urlsOf("acme")).toEqual({});
@@ -100,15 +96,14 @@ describe("the examples through the official CLI", () => {
       number
     >;
     expect(outputs.orderStatusId).toBe(
-      sim.subscriptions("acme").find((s) => s.hook === "order_status_change")?.id,
+      acme.sim.subscriptions("acme").find((s) => s.hook === "order_status_change")?.id,
     );
     await run.destroy();
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
     expect(await project.subscriptions()).toEqual([]);
   });
 
   it("from-config: the hooks of Pulumi.yaml; bad entries fail preview by path", async () => {
-    sim.reset();
     const { project, run } = await exampleProject("from-config");
     await run.preview();
     await run.up();
@@ -127,19 +122,18 @@ describe("the examples through the official CLI", () => {
       "HTTPS://Hooks.example.com/o",
     ]);
     await project.ok(["config", "set", "--path", "from-config:hooks.parcel_lost", "https://x.example"]);
-    sim.clearRequests();
+    acme.sim.clearRequests();
     const bad = await project.pulumi(["preview"]);
     expect(bad.status).not.toBe(0);
     expect(bad.stdout).toMatch(/from-config:hooks\.order_status_change: .*must be lowercase/);
     expect(bad.stdout).toMatch(/from-config:hooks\.parcel_lost: not a hook/);
-    expect(sim.requests()).toEqual([]);
+    expect(acme.sim.requests()).toEqual([]);
 
     await run.destroy();
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
   });
 
   it("multi-shop: each shop's key set as its README says, every hook of both shops kept apart", async () => {
-    sim.reset();
     const { project, run } = await exampleProject("multi-shop");
     await run.preview();
     await run.up();
@@ -152,6 +146,6 @@ describe("the examples through the official CLI", () => {
     }
     await expectStateIsLive(project, ["acme", "globex"]);
     await run.destroy();
-    expect([...sim.subscriptions("acme"), ...sim.subscriptions("globex")]).toEqual([]);
+    expect([...acme.sim.subscriptions("acme"), ...acme.sim.subscriptions("globex")]).toEqual([]);
   });
 });

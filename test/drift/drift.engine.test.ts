@@ -4,9 +4,9 @@
  * exits 0 and writes nothing; after a back-office change it exits non-zero and says what drifted.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ShippingClient } from "../../provider/client/shippingClient";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import {
   type Declaration,
   declarationsProgram,
@@ -17,7 +17,7 @@ import {
   stackIn,
   subscriptionResources,
 } from "../support/engine";
-import { ACME_KEY, ACME_READ_ONLY_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, ACME_READ_ONLY_KEY } from "../support/shops";
 
 const ORDERS = "order_status_change";
 const LABELS = "shipment_label_created";
@@ -35,11 +35,8 @@ const REFUSED_TAKEOVER =
 /** What the drift workflow (examples/gitops/.github/workflows/drift.yml) takes for drift. */
 const DRIFT = new RegExp(`${CHANGES_PROPOSED.source}|${REFUSED_TAKEOVER.source}`);
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 /** The drift check as the workflow runs it; never throws, so that failures can be asserted on. */
 async function driftCheck(stack: Stack): Promise<{ ok: boolean; text: string }> {
@@ -53,7 +50,7 @@ async function driftCheck(stack: Stack): Promise<{ ok: boolean; text: string }> 
 
 /** A change made outside the stack, as the back office would, with the shop's read-write key. */
 async function backOffice(change: (client: ShippingClient) => Promise<unknown>): Promise<void> {
-  const client = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
+  const client = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey: ACME_KEY });
   try {
     await change(client);
   } finally {
@@ -61,14 +58,13 @@ async function backOffice(change: (client: ShippingClient) => Promise<unknown>):
   }
 }
 
-const writes = () => sim.requests().filter((r) => r.method !== "GET");
+const writes = () => acme.sim.requests().filter((r) => r.method !== "GET");
 
 describe("the drift check: pulumi preview --refresh --expect-no-changes", () => {
   it("clean: exit 0, nothing written; a re-pointed or deleted subscription: non-zero, naming what drifted", async () => {
-    sim.reset();
     const box = sandbox("drift-check");
     const program = declarationsProgram(() => DECLARED);
-    const config = { "shipping:baseUrl": { value: sim.baseUrl } };
+    const config = { "shipping:baseUrl": { value: acme.sim.baseUrl } };
     const deploy = await stackIn(box, program, config, { SHIPPING_API_KEY: ACME_KEY });
     const check = await stackIn(box, program, config, { SHIPPING_API_KEY: ACME_READ_ONLY_KEY });
     await engine(deploy.up(), "up");
@@ -80,20 +76,20 @@ describe("the drift check: pulumi preview --refresh --expect-no-changes", () => 
     const stored = stateFiles();
 
     // Clean: exit 0, reads only, the backend's files untouched.
-    sim.clearRequests();
+    acme.sim.clearRequests();
     const clean = await driftCheck(check);
     expect(clean.ok, clean.text).toBe(true);
-    expect(sim.requests().length).toBeGreaterThan(0);
+    expect(acme.sim.requests().length).toBeGreaterThan(0);
     expect(writes()).toEqual([]);
     expect(stateFiles()).toEqual(stored);
 
     // The back office re-points the orders hook (an edit keeps the subscription's id).
     await backOffice(async (client) => {
-      sim.setSwitches({ overwrite: "keep-id" });
+      acme.sim.setSwitches({ overwrite: "keep-id" });
       await client.create([{ hook: ORDERS, url: BACK_OFFICE_URL }]);
-      sim.setSwitches({ overwrite: "new-id" });
+      acme.sim.setSwitches({ overwrite: "new-id" });
     });
-    sim.clearRequests();
+    acme.sim.clearRequests();
     const repointed = await driftCheck(check);
     expect(repointed.ok).toBe(false);
     expect(repointed.text).toMatch(DRIFT);

@@ -6,16 +6,13 @@
  * shown by test/drift/drift.engine.test.ts and test/lifecycle/lifecycle.e2e.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Declaration, Stack } from "../support/engineOrder";
+import { useAcmeSimulator } from "../support/acmeSimulator";
+import { Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, service } from "../support/services";
+import { configOf, deployed, ORDERS, THREE_HOOKS } from "../support/services";
 import { ACME_KEY } from "../support/shops";
 
-const THREE: Declaration[] = [
-  { name: "shipments", hook: SHIPMENTS, url: "https://hooks.example.com/s" },
-  { name: "labels", hook: LABELS, url: "https://hooks.example.com/l" },
-  { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" },
-];
+const acme = useAcmeSimulator();
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -35,7 +32,7 @@ async function printedBy(run: () => Promise<unknown>): Promise<string> {
 
 describe("a URL changed in the back office", () => {
   it("refresh drops the resource, naming the id and hook, and prints no part of the secret URL, even a token in its host", async () => {
-    const sim = await service({ overwrite: "keep-id" });
+    const sim = acme.withSwitches({ overwrite: "keep-id" });
     const stack = new Stack(configOf(sim));
     expect(
       (await stack.up([{ name: "orders", hook: ORDERS, url: "https://tok-s3cret-123.hooks.example.com/o" }]))
@@ -57,7 +54,7 @@ describe("a URL changed in the back office", () => {
 
 describe("back-office changes healed", () => {
   it("refresh drops a deleted subscription and a re-pointed one, naming the latter; up subscribes the deleted one again, the re-pointed one with takeOver", async () => {
-    const { sim, stack } = await deployed(THREE);
+    const { sim, stack } = await deployed(acme, THREE_HOOKS);
     const labels = Number(stack.resource("labels")?.id);
     const orders = stack.resource("orders")?.id;
     const shipments = stack.resource("shipments");
@@ -82,7 +79,7 @@ describe("back-office changes healed", () => {
     // Dropped by a refresh of its own, the re-pointed subscription is no resource's now: made outside the
     // stack, `up` refuses to overwrite it (nothing written) until the resource opts in; the deleted one is
     // subscribed again at once.
-    const refused = await stack.up(THREE);
+    const refused = await stack.up(THREE_HOOKS);
     expect(refused).toMatchObject({ ok: false, steps: { create: 1, same: 1 } });
     expect(refused.errors.join("\n")).toContain(
       `already has subscription ${orders}, which calls another URL`,
@@ -90,10 +87,10 @@ describe("back-office changes healed", () => {
     expect(sim.subscriptions("acme").find((s) => s.hook === ORDERS)?.url).toBe(
       "https://backoffice.example.com/o",
     );
-    const takeOver = THREE.map((d) => (d.hook === ORDERS ? { ...d, takeOver: true } : d));
+    const takeOver = THREE_HOOKS.map((d) => (d.hook === ORDERS ? { ...d, takeOver: true } : d));
     expect(await stack.up(takeOver)).toMatchObject({ ok: true, steps: { create: 1, same: 2 } });
     const live = sim.subscriptions("acme");
-    expect(live.map((s) => [s.hook, s.url]).sort()).toEqual(THREE.map((d) => [d.hook, d.url]).sort());
+    expect(live.map((s) => [s.hook, s.url]).sort()).toEqual(THREE_HOOKS.map((d) => [d.hook, d.url]).sort());
     expect(stack.recorded()).toEqual(live);
     expect(stack.resource("shipments")).toEqual(shipments);
   });

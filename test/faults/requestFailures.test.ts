@@ -4,15 +4,18 @@
  * A request that got no answer also says what to do. Nothing is written or recorded by a failed create.
  */
 import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { Stack } from "../support/engineOrder";
-import { ORDERS, SHIPMENTS, service, shops } from "../support/services";
+import { ORDERS, SHIPMENTS, shops } from "../support/services";
 import { ACME_KEY, GLOBEX_KEY } from "../support/shops";
+
+const acme = useAcmeSimulator();
 
 const NO_RETRY = { "shipping:retry": JSON.stringify({ maxRetries: 0 }) };
 
 describe("a failed request names its shop", () => {
   it("a POST whose connection is reset, in shop acme of two: the shop, the request, the code and the way out", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     const config = {
       "shipping:baseUrl": sim.baseUrl,
       "shipping:shops": shops({ acme: { apiKey: ACME_KEY }, globex: { apiKey: GLOBEX_KEY } }),
@@ -35,7 +38,7 @@ describe("a failed request names its shop", () => {
   });
 
   it("a listing answered 500 for the default shop: the status, the request and the shop", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     const stack = new Stack({ "shipping:apiKey": ACME_KEY, "shipping:baseUrl": sim.baseUrl, ...NO_RETRY });
     sim.addFault({ kind: "status", status: 500, method: "GET" });
     const failed = await stack.up([{ name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" }]);
@@ -50,7 +53,7 @@ describe("a failed request names its shop", () => {
   });
 
   it("two entries of one key: a request is both shops', and its error names both", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     const stack = new Stack({
       "shipping:baseUrl": sim.baseUrl,
       "shipping:shops": shops({ main: { apiKey: ACME_KEY }, eu: { apiKey: ACME_KEY } }),

@@ -5,25 +5,22 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ShippingClient } from "../../provider";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { REPO_ROOT } from "../support/engine";
 import { OfficialProject, typescriptProjectFiles } from "../support/officialProject";
 import { runProcess } from "../support/process";
-import { ACME_KEY, GLOBEX_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, GLOBEX_KEY, leaksOf } from "../support/shops";
 
 const EXPORT_DEADLINE_MS = 60_000;
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const service = useAcmeSimulator();
 
 /** Subscriptions made directly at the API, as the back office or another tool would have. */
 async function seed(subscriptions: Array<{ hook: string; url: string }>, apiKey = ACME_KEY): Promise<void> {
-  const client = new ShippingClient({ baseUrl: sim.baseUrl, apiKey });
+  const client = new ShippingClient({ baseUrl: service.sim.baseUrl, apiKey });
   try {
     await client.create(subscriptions);
   } finally {
@@ -33,29 +30,26 @@ async function seed(subscriptions: Array<{ hook: string; url: string }>, apiKey 
 
 describe("export's program, pasted into a project", () => {
   it("up adopts every live subscription with no write; then nothing changes", async () => {
-    sim.reset();
     await seed([
       { hook: "shipment_label_created", url: "https://hooks.example.com/acme/labels" },
       { hook: "order_status_change", url: "https://hooks.example.com/acme/orders" },
       { hook: "shipment_status_change", url: "https://hooks.example.com/acme/shipments" },
     ]);
-    const live = sim.subscriptions("acme");
+    const live = service.sim.subscriptions("acme");
     const project = await OfficialProject.create("exported", typescriptProjectFiles("exported"));
     const exported = await runProcess("npx", ["--no-install", "pulumi-shipping-webhooks", "export"], {
       cwd: project.dir,
-      env: { ...project.env, SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl },
+      env: { ...project.env, SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: service.sim.baseUrl },
       deadlineMs: EXPORT_DEADLINE_MS,
     });
     expect(exported.status, exported.stderr).toBe(0);
     project.write({ "index.ts": exported.stdout });
-    await project.ok(["stack", "init", "dev"]);
-    await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
-    await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    await project.initStack(service.sim.baseUrl, ACME_KEY);
 
-    sim.clearRequests();
+    service.sim.clearRequests();
     await project.ok(["up", "--yes"]);
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
-    expect(sim.subscriptions("acme")).toEqual(live);
+    expect(service.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(service.sim.subscriptions("acme")).toEqual(live);
     const state = await project.subscriptions();
     expect(state.map((r) => `${r.outputs?.hook}=${r.id}`).sort()).toEqual(
       live.map((s) => `${s.hook}=${s.id}`).sort(),
@@ -64,22 +58,21 @@ describe("export's program, pasted into a project", () => {
     await project.ok(["preview", "--expect-no-changes"]);
     const again = await project.ok(["up", "--yes"]);
     expect(again.stdout).toMatch(/4 unchanged/);
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(service.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
   });
 
   it("--format yaml as Pulumi.dev.yaml of examples/from-config adopts one shop's subscriptions, no write", async () => {
-    sim.reset();
     await seed([
       { hook: "shipment_status_change", url: "https://hooks.example.com/acme/shipments" },
       { hook: "order_status_change", url: "https://hooks.example.com/acme/orders?token=t1" },
     ]);
-    const live = sim.subscriptions("acme");
+    const live = service.sim.subscriptions("acme");
     // The example as it is: its Pulumi.yaml, package.json and tsconfig.json.
     const project = await OfficialProject.create("exported-yaml", {
       copyOf: join(REPO_ROOT, "examples", "from-config"),
     });
     const shops = JSON.stringify({ acme: { apiKey: ACME_KEY } });
-    const env = { ...project.env, SHIPPING_SHOPS: shops, SHIPPING_BASE_URL: sim.baseUrl };
+    const env = { ...project.env, SHIPPING_SHOPS: shops, SHIPPING_BASE_URL: service.sim.baseUrl };
     const exported = await runProcess(
       "npx",
       ["--no-install", "pulumi-shipping-webhooks", "export", "--shop", "acme", "--format", "yaml"],
@@ -91,17 +84,17 @@ describe("export's program, pasted into a project", () => {
     // The stack file is the CLI's output (the engine only adds its encryption salt).
     expect(readFileSync(join(project.dir, "Pulumi.dev.yaml"), "utf8")).toContain(exported.stdout.trim());
 
-    sim.clearRequests();
-    await project.ok(["up", "--yes"], { SHIPPING_SHOPS: shops, SHIPPING_BASE_URL: sim.baseUrl });
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
-    expect(sim.subscriptions("acme")).toEqual(live);
+    service.sim.clearRequests();
+    await project.ok(["up", "--yes"], { SHIPPING_SHOPS: shops, SHIPPING_BASE_URL: service.sim.baseUrl });
+    expect(service.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(service.sim.subscriptions("acme")).toEqual(live);
     const state = await project.subscriptions();
     expect(state.map((r) => `${r.outputs?.shop}/${r.outputs?.hook}=${r.id}`).sort()).toEqual(
       live.map((s) => `acme/${s.hook}=${s.id}`).sort(),
     );
     await project.ok(["preview", "--expect-no-changes"], {
       SHIPPING_SHOPS: shops,
-      SHIPPING_BASE_URL: sim.baseUrl,
+      SHIPPING_BASE_URL: service.sim.baseUrl,
     });
   });
 });
@@ -119,7 +112,6 @@ export const orderHookId = orders.subscriptionId;
 
 describe("export --stack in a deployed project whose keys are stack config", () => {
   it("leaves out what the stack records; its program, added to index.ts, adopts the rest with no write", async () => {
-    sim.reset();
     await seed([
       { hook: "order_status_change", url: "https://hooks.example.com/acme/orders" },
       { hook: "shipment_status_change", url: "https://hooks.example.com/acme/shipments" },
@@ -129,19 +121,17 @@ describe("export --stack in a deployed project whose keys are stack config", () 
       [{ hook: "shipment_label_created", url: "https://hooks.example.com/globex/labels" }],
       GLOBEX_KEY,
     );
-    const live = [...sim.subscriptions("acme"), ...sim.subscriptions("globex")];
+    const live = [...service.sim.subscriptions("acme"), ...service.sim.subscriptions("globex")];
     const expected = [
-      ...sim.subscriptions("acme").map((s) => `/${s.hook}=${s.id}`),
-      ...sim.subscriptions("globex").map((s) => `globex/${s.hook}=${s.id}`),
+      ...service.sim.subscriptions("acme").map((s) => `/${s.hook}=${s.id}`),
+      ...service.sim.subscriptions("globex").map((s) => `globex/${s.hook}=${s.id}`),
     ].sort();
     const orders = live.find((s) => s.hook === "order_status_change");
     const project = await OfficialProject.create("exported-stack", {
       ...typescriptProjectFiles("exported-stack"),
       "index.ts": ORDERS_PROGRAM,
     });
-    await project.ok(["stack", "init", "dev"]);
-    await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
-    await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    await project.initStack(service.sim.baseUrl, ACME_KEY);
     await project.ok(["config", "set", "--secret", "--path", "shipping:shops.globex.apiKey", GLOBEX_KEY]);
     await project.ok(["up", "--yes"]);
     expect((await project.subscriptions()).map((r) => `${r.urn.split("::").pop()}=${r.id}`)).toEqual([
@@ -183,10 +173,10 @@ describe("export --stack in a deployed project whose keys are stack config", () 
 
     project.write({ "index.ts": ORDERS_PROGRAM + acme.stdout + globex.stdout });
     await project.ok(["stack", "select", "dev"]);
-    sim.clearRequests();
+    service.sim.clearRequests();
     await project.ok(["up", "--yes"]);
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
-    expect([...sim.subscriptions("acme"), ...sim.subscriptions("globex")]).toEqual(live);
+    expect(service.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect([...service.sim.subscriptions("acme"), ...service.sim.subscriptions("globex")]).toEqual(live);
     const state = await project.subscriptions();
     expect(state.map((r) => `${r.outputs?.shop ?? ""}/${r.outputs?.hook}=${r.id}`).sort()).toEqual(expected);
     await project.ok(["preview", "--expect-no-changes"]);
@@ -201,6 +191,6 @@ describe("export --stack in a deployed project whose keys are stack config", () 
     expect(replacing.stderr).toContain(
       "stack dev records 4 WebhookSubscription(s), which this program does not declare: add it to the program",
     );
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(service.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
   });
 });

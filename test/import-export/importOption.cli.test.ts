@@ -4,11 +4,11 @@
  * fail before anything is registered, naming the resource and the way to adopt a live subscription (`npx
  * pulumi-shipping-webhooks export`), and write nothing at the service nor in state.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ShippingClient } from "../../provider";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { OfficialProject, typescriptProjectFiles } from "../support/officialProject";
-import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY } from "../support/shops";
 
 const ORDERS = `import { WebhookSubscription } from "pulumi-shipping-webhooks";
 
@@ -18,38 +18,32 @@ export const orders = new WebhookSubscription("orders", {
 }).subscriptionId;
 `;
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 /** A subscription made at the API directly (the back office, another tool), as the service lists it. */
 async function liveLabels(): Promise<number> {
-  const client = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
+  const client = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey: ACME_KEY });
   try {
     await client.create([{ hook: "shipment_label_created", url: "https://hooks.example.com/labels" }]);
   } finally {
     await client.close();
   }
-  const made = sim.subscriptions("acme").find((s) => s.hook === "shipment_label_created");
+  const made = acme.sim.subscriptions("acme").find((s) => s.hook === "shipment_label_created");
   if (made === undefined) throw new Error("the simulator lists no shipment_label_created subscription");
   return made.id;
 }
 
 describe("the import resource option", () => {
   it("fails preview and up naming the resource and `export`; nothing written, the state unchanged", async () => {
-    sim.reset();
     const project = await OfficialProject.create("import-option", {
       ...typescriptProjectFiles("import-option"),
       "index.ts": ORDERS,
     });
-    await project.ok(["stack", "init", "dev"]);
-    await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
-    await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    await project.initStack(acme.sim.baseUrl, ACME_KEY);
     await project.ok(["up", "--yes", "--skip-preview"]);
     const labelsId = await liveLabels();
-    const live = sim.subscriptions("acme");
+    const live = acme.sim.subscriptions("acme");
     const state = (await project.subscriptions()).map((r) => r.id);
     expect(live).toHaveLength(2);
 
@@ -62,7 +56,7 @@ export const labels = new WebhookSubscription(
 ).subscriptionId;
 `,
     });
-    sim.clearRequests();
+    acme.sim.clearRequests();
     for (const args of [["preview"], ["up", "--yes"]]) {
       const run = await project.pulumi(args);
       const printed = `${run.stdout}\n${run.stderr}`;
@@ -74,8 +68,8 @@ export const labels = new WebhookSubscription(
         /toJavaScript|Cannot read properties|TypeError|unhandled exception|\n\s+at /,
       );
     }
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
-    expect(sim.subscriptions("acme")).toEqual(live);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual(live);
     expect((await project.subscriptions()).map((r) => r.id)).toEqual(state);
   });
 });

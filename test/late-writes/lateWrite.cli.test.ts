@@ -7,10 +7,10 @@
  * destroy deletes it, so nothing is left live and in no state. Judged by the simulator's live subscriptions
  * and the stack's state.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { OfficialProject, typescriptProjectFiles } from "../support/officialProject";
-import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY } from "../support/shops";
 
 const HOOK = "order_status_change";
 const FIRST_URL = "https://hooks.example.com/orders";
@@ -29,19 +29,16 @@ const config = new pulumi.Config();
 new WebhookSubscription("orders", { hook: "${HOOK}", url: config.require("url") });
 `;
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 /** The shop's live subscriptions as hook, URL and id. */
-const live = () => sim.subscriptions("acme").map(({ id, hook, url }) => ({ id, hook, url }));
+const live = () => acme.sim.subscriptions("acme").map(({ id, hook, url }) => ({ id, hook, url }));
 
 /** Waits (polling, with a deadline) until the held POST was applied by the service. */
 async function lateWriteLanded(): Promise<void> {
   const deadline = Date.now() + 30_000;
-  while (!sim.requests().some((r) => r.fault === "late-apply" && r.appliedStatus !== undefined)) {
+  while (!acme.sim.requests().some((r) => r.fault === "late-apply" && r.appliedStatus !== undefined)) {
     if (Date.now() > deadline) throw new Error("the held POST was never applied");
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -49,7 +46,7 @@ async function lateWriteLanded(): Promise<void> {
 
 /** The same hook and URL written again outside the stack: what a late write does, a new id. */
 async function writtenAgain(url: string): Promise<number> {
-  const answer = await fetch(`${sim.baseUrl}/webhook_subscriptions`, {
+  const answer = await fetch(`${acme.sim.baseUrl}/webhook_subscriptions`, {
     method: "POST",
     headers: {
       authorization: `bearer ${Buffer.from(ACME_KEY).toString("base64")}`,
@@ -63,19 +60,16 @@ async function writtenAgain(url: string): Promise<number> {
 
 describe("a POST the service applies after the provider gave up", () => {
   it("is never sent again blind; what lands is recorded, follows the declared URL, and destroy leaves nothing", async () => {
-    sim.reset();
     const project = await OfficialProject.create("late-write", {
       ...typescriptProjectFiles("late-write"),
       "index.ts": PROGRAM,
     });
     const env = { SHIPPING_TIMEOUTS: TIMEOUTS };
-    await project.ok(["stack", "init", "dev"]);
-    await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
-    await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    await project.initStack(acme.sim.baseUrl, ACME_KEY);
     await project.ok(["config", "set", "url", FIRST_URL]);
 
     // The POST times out at the provider; the service applies it later.
-    sim.addFault({ kind: "late-apply", ms: LATE_MS, method: "POST", count: 1 });
+    acme.sim.addFault({ kind: "late-apply", ms: LATE_MS, method: "POST", count: 1 });
     const first = await project.pulumi(["up", "--yes", "--skip-preview"], env);
     const said = `${first.stdout}${first.stderr}`;
     expect(first.status).not.toBe(0);
@@ -83,15 +77,15 @@ describe("a POST the service applies after the provider gave up", () => {
     expect(said).toContain("Its outcome is unknown");
     expect(said).toContain("so it was not sent again");
     expect(said).not.toContain(ACME_KEY);
-    expect(sim.requests().filter((r) => r.method === "POST")).toHaveLength(1);
+    expect(acme.sim.requests().filter((r) => r.method === "POST")).toHaveLength(1);
     await lateWriteLanded();
     const landed = live();
     expect(landed).toMatchObject([{ hook: HOOK, url: FIRST_URL }]);
 
     // The next up adopts what landed, with no write: state records the live id.
-    sim.clearRequests();
+    acme.sim.clearRequests();
     await project.ok(["up", "--yes", "--skip-preview"], env);
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
     expect(live()).toEqual(landed);
     expect((await project.subscriptions()).map((r) => r.id)).toEqual([String(landed[0]?.id)]);
 

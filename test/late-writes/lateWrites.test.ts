@@ -7,10 +7,13 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunningSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, LABELS, ORDERS, QUICK_RETRY, SHIPMENTS, service, writes } from "../support/services";
+import { configOf, LABELS, ORDERS, QUICK_RETRY, SHIPMENTS, writes } from "../support/services";
 import { ACME_KEY } from "../support/shops";
+
+const acme = useAcmeSimulator();
 
 const THREE: Declaration[] = [
   { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" },
@@ -58,7 +61,7 @@ async function said<T>(work: () => Promise<T>): Promise<{ result: T; text: strin
 
 describe("a POST the service applies after the provider gave up", () => {
   it("is sent once; each create says its outcome is unknown; the next up adopts what landed with no write", async () => {
-    const sim = await service({ overwrite: "new-id" });
+    const sim = acme.withSwitches({ overwrite: "new-id" });
     const stack = new Stack(configOf(sim, ACME_KEY, FAST));
     sim.addFault({ kind: "late-apply", ms: LATE_MS, method: "POST", count: 1 });
     const failed = await stack.up(THREE);
@@ -84,7 +87,7 @@ describe("a POST the service applies after the provider gave up", () => {
     expect(sim.subscriptions("acme")).toEqual([]);
   });
   it("behind a gateway that answers 504: not sent again, the create says so, the next up adopts what landed", async () => {
-    const sim = await service({ overwrite: "new-id" });
+    const sim = acme.withSwitches({ overwrite: "new-id" });
     const stack = new Stack(configOf(sim, ACME_KEY, FAST));
     sim.addFault({ kind: "late-apply", ms: 1_000, gatewayMs: 50, method: "POST", count: 1 });
     const failed = await stack.up(THREE.slice(0, 1));
@@ -104,7 +107,7 @@ describe("a POST the service applies after the provider gave up", () => {
 
 describe("a write of the recorded hook and URL that lands after the record (a new id)", () => {
   it("refresh records the new id, saying what happened; up then changes nothing", async () => {
-    const sim = await service({ overwrite: "new-id" });
+    const sim = acme.withSwitches({ overwrite: "new-id" });
     const stack = new Stack(configOf(sim, ACME_KEY, FAST));
     expect((await stack.up(THREE)).ok).toBe(true);
     const recorded = Number(stack.resource("orders")?.id);
@@ -121,7 +124,7 @@ describe("a write of the recorded hook and URL that lands after the record (a ne
   });
 
   it("destroy deletes it: nothing is left live and in no state", async () => {
-    const sim = await service({ overwrite: "new-id" });
+    const sim = acme.withSwitches({ overwrite: "new-id" });
     const stack = new Stack(configOf(sim, ACME_KEY, FAST));
     expect((await stack.up(THREE)).ok).toBe(true);
     const late = await postedAgain(sim, THREE[0] as Declaration);
@@ -133,7 +136,7 @@ describe("a write of the recorded hook and URL that lands after the record (a ne
   });
 
   it("a resource that now declares that hook and URL under another name keeps it: the old one's delete leaves it", async () => {
-    const sim = await service({ overwrite: "new-id" });
+    const sim = acme.withSwitches({ overwrite: "new-id" });
     const stack = new Stack(configOf(sim, ACME_KEY, FAST));
     expect((await stack.up(THREE)).ok).toBe(true);
     const late = await postedAgain(sim, THREE[0] as Declaration);
@@ -146,7 +149,7 @@ describe("a write of the recorded hook and URL that lands after the record (a ne
   });
 
   it("a resource whose recorded id is gone does not take the subscription another resource records", async () => {
-    const sim = await service({ overwrite: "new-id" });
+    const sim = acme.withSwitches({ overwrite: "new-id" });
     const stack = new Stack(configOf(sim, ACME_KEY, FAST));
     expect((await stack.up(THREE)).ok).toBe(true);
     const orders = stack.resource("orders");

@@ -5,9 +5,12 @@
  * written with no write, and `destroy` then leaves nothing behind. Both overwrite modes, one and three hooks.
  */
 import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
-import { configOf, LABELS, ORDERS, QUICK_RETRY, SHIPMENTS, service, writes } from "../support/services";
+import { configOf, LABELS, ORDERS, QUICK_RETRY, SHIPMENTS, writes } from "../support/services";
 import { ACME_KEY } from "../support/shops";
+
+const acme = useAcmeSimulator();
 
 const ONE: Declaration[] = [{ name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" }];
 const THREE: Declaration[] = [
@@ -23,7 +26,7 @@ describe.each(["new-id", "keep-id"] as const)("answers lost and the shop unlista
   ])(
     "%s: up fails saying what may be live, the next up adopts it, destroy leaves nothing",
     async (_, declared) => {
-      const sim = await service({ overwrite });
+      const sim = acme.withSwitches({ overwrite });
       const stack = new Stack(configOf(sim, ACME_KEY, QUICK_RETRY));
       sim.addFault({ kind: "drop-after-write", method: "POST" });
       sim.addFault({ kind: "status", status: 500, method: "GET", after: "POST" });

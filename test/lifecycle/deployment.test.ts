@@ -5,21 +5,18 @@
  * and destroy empties the shop. Run in the engine's order of calls (test/support/engineOrder.ts).
  */
 import { describe, expect, it } from "vitest";
-import { type Declaration, Stack } from "../support/engineOrder";
-import { configOf, LABELS, ORDERS, SHIPMENTS, service, writes } from "../support/services";
+import { useAcmeSimulator } from "../support/acmeSimulator";
+import { Stack } from "../support/engineOrder";
+import { configOf, SHIPMENTS, THREE_HOOKS, writes } from "../support/services";
 
-const THREE: Declaration[] = [
-  { name: "shipments", hook: SHIPMENTS, url: "https://hooks.example.com/s" },
-  { name: "labels", hook: LABELS, url: "https://hooks.example.com/l" },
-  { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" },
-];
+const acme = useAcmeSimulator();
 
 describe("preview of a URL the service would not call as written", () => {
   it.each([
     ["uppercase", "https://Hooks.example.com/s", /must be lowercase.*https:\/\/hooks\.example\.com\/s/],
     ["plain HTTP", "http://hooks.example.com/s", /must use HTTPS/],
   ] as const)("%s: fails at check, naming the url property, with no API request", async (_, url, reason) => {
-    const sim = await service();
+    const sim = acme.sim;
     const stack = new Stack(configOf(sim));
     const preview = await stack.preview([{ name: "shipments", hook: SHIPMENTS, url }]);
     expect(preview.ok).toBe(false);
@@ -31,16 +28,16 @@ describe("preview of a URL the service would not call as written", () => {
 
 describe("a deployed stack with no change", () => {
   it("up creates three; preview and refresh change nothing, write nothing and list the shop once each; destroy empties the shop", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     const stack = new Stack(configOf(sim));
-    expect(await stack.up(THREE)).toMatchObject({ ok: true, steps: { create: 3 } });
+    expect(await stack.up(THREE_HOOKS)).toMatchObject({ ok: true, steps: { create: 3 } });
     const live = sim.subscriptions("acme");
-    expect(live.map((s) => [s.hook, s.url]).sort()).toEqual(THREE.map((d) => [d.hook, d.url]).sort());
+    expect(live.map((s) => [s.hook, s.url]).sort()).toEqual(THREE_HOOKS.map((d) => [d.hook, d.url]).sort());
     expect(stack.recorded()).toEqual(live);
     const deployed = stack.resources;
 
     sim.clearRequests();
-    expect(await stack.preview(THREE)).toMatchObject({ ok: true, steps: { same: 3, replace: 0 } });
+    expect(await stack.preview(THREE_HOOKS)).toMatchObject({ ok: true, steps: { same: 3, replace: 0 } });
     expect(await stack.refresh()).toMatchObject({ ok: true, steps: { read: 3 } });
     expect(stack.resources).toEqual(deployed);
     expect(writes(sim)).toEqual([]);

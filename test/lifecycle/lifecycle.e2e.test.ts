@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ShippingClient } from "../../provider/client/shippingClient";
-import { type RunningSimulator, type Subscription, startSimulator } from "../../simulator";
+import type { Subscription } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import {
   type Declaration,
   declarationsProgram,
@@ -11,7 +12,7 @@ import {
   subscriptionResources,
 } from "../support/engine";
 import { outOfBand as sharedOutOfBand } from "../support/outOfBand";
-import { ACME_KEY, acmeStackConfig, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, acmeStackConfig } from "../support/shops";
 
 const SHIPMENTS = "shipment_status_change";
 const LABELS = "shipment_label_created";
@@ -22,11 +23,8 @@ const THREE: Declaration[] = [
   { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" },
 ];
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 /** A stack whose program declares whatever `declare` is set to before each run. */
 async function project(name: string) {
@@ -35,7 +33,7 @@ async function project(name: string) {
   const stack = await stackIn(
     box,
     declarationsProgram(() => declared),
-    acmeStackConfig(sim.baseUrl),
+    acmeStackConfig(acme.sim.baseUrl),
   );
   const log = new OutputLog();
   return {
@@ -58,11 +56,11 @@ async function project(name: string) {
 
 /** Changes made outside the stack, as the back office or another tool would, with acme's own key. */
 function outOfBand(change: (client: ShippingClient) => Promise<unknown>): Promise<unknown> {
-  return sharedOutOfBand(sim.baseUrl, ACME_KEY, change);
+  return sharedOutOfBand(acme.sim.baseUrl, ACME_KEY, change);
 }
 
 function live(): Subscription[] {
-  return sim.subscriptions("acme");
+  return acme.sim.subscriptions("acme");
 }
 
 function expectLiveEquals(declared: readonly Declaration[], stateIds: Record<string, number>): void {
@@ -74,7 +72,6 @@ function expectLiveEquals(declared: readonly Declaration[], stateIds: Record<str
 
 describe("the engine end to end", () => {
   it("fails preview on an uppercase or http URL, naming the property, with 0 API requests", async () => {
-    sim.reset();
     const p = await project("bad-url");
     for (const url of ["https://Hooks.example.com/s", "http://hooks.example.com/s"]) {
       p.declare([{ name: "shipments", hook: SHIPMENTS, url }]);
@@ -87,11 +84,10 @@ describe("the engine end to end", () => {
         url.startsWith("http:") ? /must use HTTPS/ : /must be lowercase.*https:\/\/hooks\.example\.com\/s/,
       );
     }
-    expect(sim.requests()).toEqual([]);
+    expect(acme.sim.requests()).toEqual([]);
   });
 
   it("fails preview when one program declares the same hook twice for a shop", async () => {
-    sim.reset();
     const p = await project("dup-hook");
     p.declare([
       { name: "a", hook: ORDERS, url: "https://hooks.example.com/a" },
@@ -103,28 +99,27 @@ describe("the engine end to end", () => {
     );
     expect(error).toMatch(/"b" declares hook order_status_change .* "a" already declares/);
     // No write; at most the preview's one listing of the shop (is the key refused, the API down?).
-    expect(sim.requests().map((r) => `${r.method} ${r.path}`)).toEqual(
-      sim.requests().length === 0 ? [] : ["GET /webhook_subscriptions/"],
+    expect(acme.sim.requests().map((r) => `${r.method} ${r.path}`)).toEqual(
+      acme.sim.requests().length === 0 ? [] : ["GET /webhook_subscriptions/"],
     );
   });
 
   it("creates three, then a preview and a refresh show no change and make no write", async () => {
-    sim.reset();
     const p = await project("create");
     p.declare(THREE);
     const up = await p.up();
     expect(up.summary.resourceChanges?.create).toBe(4); // three subscriptions and the stack
     expectLiveEquals(THREE, await p.stateIds());
-    sim.clearRequests();
+    acme.sim.clearRequests();
     const preview = await p.preview();
     expect(preview.changeSummary.same).toBe(4);
     expect(preview.changeSummary.create ?? 0).toBe(0);
     const refresh = await p.refresh();
     expect(refresh.summary.resourceChanges?.update ?? 0).toBe(0);
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
     // The preview lists the shop once: its program (drift and takeovers, on the resource) hands the listing to
     // the provider (is the key still the recorded shop's?); the refresh lists it once more.
-    expect(sim.requests().map((r) => `${r.method} ${r.path}`)).toEqual([
+    expect(acme.sim.requests().map((r) => `${r.method} ${r.path}`)).toEqual([
       "GET /webhook_subscriptions/",
       "GET /webhook_subscriptions/",
     ]);
@@ -133,14 +128,13 @@ describe("the engine end to end", () => {
   });
 
   it.each(["keep-id", "new-id"] as const)("changes a URL with no gap (overwrite %s)", async (overwrite) => {
-    sim.reset();
-    sim.setSwitches({ overwrite });
+    acme.sim.setSwitches({ overwrite });
     const p = await project(`url-${overwrite}`);
     p.declare(THREE);
     await p.up();
     const changed = THREE.map((d) => (d.hook === ORDERS ? { ...d, url: "https://hooks.example.com/o2" } : d));
     p.declare(changed);
-    sim.clearRequests();
+    acme.sim.clearRequests();
     const samples: number[] = [];
     const sampler = setInterval(() => samples.push(live().filter((s) => s.hook === ORDERS).length), 1);
     try {
@@ -150,16 +144,15 @@ describe("the engine end to end", () => {
     }
     expect(samples.length).toBeGreaterThan(10);
     expect(samples.every((count) => count === 1)).toBe(true);
-    expect(sim.requests().filter((r) => r.method === "DELETE")).toEqual([]); // nothing removed the hook
+    expect(acme.sim.requests().filter((r) => r.method === "DELETE")).toEqual([]); // nothing removed the hook
     expectLiveEquals(changed, await p.stateIds());
     const again = await p.preview();
     expect(again.changeSummary.replace ?? 0).toBe(0);
     await p.destroy();
-    sim.setSwitches({ overwrite: "new-id" });
+    acme.sim.setSwitches({ overwrite: "new-id" });
   });
 
   it("replaces on a hook change: old hook gone, new hook present", async () => {
-    sim.reset();
     const p = await project("hook-change");
     p.declare([{ name: "events", hook: LABELS, url: "https://hooks.example.com/e" }]);
     await p.up();
@@ -172,16 +165,15 @@ describe("the engine end to end", () => {
   });
 
   it("heals out-of-band changes: refresh drops a deleted one and a re-pointed one; up restores the deleted one, and the re-pointed one with takeOver", async () => {
-    sim.reset();
     const p = await project("drift");
     p.declare(THREE);
     await p.up();
     const ids = await p.stateIds();
     await outOfBand(async (backOffice) => {
       await backOffice.delete([ids[LABELS] ?? 0]);
-      sim.setSwitches({ overwrite: "keep-id" }); // a back-office edit of the URL keeps the subscription's id
+      acme.sim.setSwitches({ overwrite: "keep-id" }); // a back-office edit of the URL keeps the subscription's id
       await backOffice.create([{ hook: ORDERS, url: "https://backoffice.example.com/o" }]);
-      sim.setSwitches({ overwrite: "new-id" });
+      acme.sim.setSwitches({ overwrite: "new-id" });
     });
 
     // A subscription that points elsewhere is no longer this resource's (the ownership rule): refresh drops
@@ -198,7 +190,7 @@ describe("the engine end to end", () => {
     ]);
     // The back office's URL is no resource's now: up refuses to overwrite it, on its resource, and goes on.
     await expect(p.up()).rejects.toThrow(/orders.*already has subscription \d+, which calls another URL/s);
-    expect(sim.subscriptions("acme").find((s) => s.hook === ORDERS)?.url).toBe(
+    expect(acme.sim.subscriptions("acme").find((s) => s.hook === ORDERS)?.url).toBe(
       "https://backoffice.example.com/o",
     );
     p.declare(THREE.map((d) => (d.hook === ORDERS ? { ...d, takeOver: true } : d)));
@@ -208,7 +200,6 @@ describe("the engine end to end", () => {
   });
 
   it("refuses a subscription that existed before the stack; with takeOver takes it over and says so", async () => {
-    sim.reset();
     let oldId: number | undefined;
     await outOfBand(async (before) => {
       [oldId] = await before.create([{ hook: ORDERS, url: "https://legacy.example.com/o" }]);
@@ -224,7 +215,6 @@ describe("the engine end to end", () => {
   });
 
   it("destroys to an empty shop, also after an out-of-band delete", async () => {
-    sim.reset();
     const p = await project("destroy");
     p.declare(THREE);
     await p.up();

@@ -9,14 +9,11 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunningSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack, type UpOptions } from "../support/engineOrder";
-import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, service, writes } from "../support/services";
+import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, THREE_HOOKS, writes } from "../support/services";
 
-const THREE: Declaration[] = [
-  { name: "shipments", hook: SHIPMENTS, url: "https://hooks.example.com/s" },
-  { name: "labels", hook: LABELS, url: "https://hooks.example.com/l" },
-  { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" },
-];
+const acme = useAcmeSimulator();
 
 /** The live subscriptions equal what the program declares and state records. */
 function expectLiveIsDeclared(sim: RunningSimulator, stack: Stack, declared: readonly Declaration[]): void {
@@ -29,8 +26,8 @@ describe("a replacement creates before it deletes", () => {
   it.each(["keep-id", "new-id"] as const)(
     "overwrite %s: a URL change leaves no gap and deletes nothing",
     async (overwrite) => {
-      const { sim, stack } = await deployed(THREE, { overwrite });
-      const changed = THREE.map((d) =>
+      const { sim, stack } = await deployed(acme, THREE_HOOKS, { overwrite });
+      const changed = THREE_HOOKS.map((d) =>
         d.hook === ORDERS ? { ...d, url: "https://hooks.example.com/o2" } : d,
       );
       sim.clearRequests();
@@ -53,7 +50,7 @@ describe("a replacement creates before it deletes", () => {
   );
 
   it("a hook change subscribes the new hook and removes the old one", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     const stack = new Stack(configOf(sim));
     expect((await stack.up([{ name: "events", hook: LABELS, url: "https://hooks.example.com/e" }])).ok).toBe(
       true,
@@ -66,7 +63,7 @@ describe("a replacement creates before it deletes", () => {
 
 describe("deleteBeforeReplace", () => {
   it("up --replace after another create of the same shop posts the replaced hook again instead of adopting the id it deleted", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     const orders: Declaration = {
       name: "orders",
       hook: ORDERS,
@@ -95,7 +92,7 @@ describe("deleteBeforeReplace", () => {
   it.each(RACES)(
     "%s: a delete racing another resource's create of the same hook leaves the hook subscribed",
     async (_, overwrite, bUrl, order, options) => {
-      const sim = await service({ overwrite });
+      const sim = acme.withSwitches({ overwrite });
       const stack = new Stack(configOf(sim));
       const a = { name: "a", hook: ORDERS, url: "https://hooks.example.com/o", deleteBeforeReplace: true };
       expect((await stack.up([a])).ok).toBe(true);

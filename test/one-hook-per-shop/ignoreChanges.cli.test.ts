@@ -32,9 +32,7 @@ describe("ignoreChanges on the hook, and another resource declaring the kept hoo
       ...typescriptProjectFiles("ignore-changes"),
       "index.ts": program(false),
     });
-    await project.ok(["stack", "init", "dev"]);
-    await project.ok(["config", "set", "shipping:baseUrl", acme.sim.baseUrl]);
-    await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    await project.initStack(acme.sim.baseUrl, ACME_KEY);
     await project.ok(["up", "--yes", "--skip-preview"]);
     const before = acme.sim.subscriptions("acme");
 

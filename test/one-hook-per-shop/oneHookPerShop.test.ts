@@ -6,11 +6,14 @@
  * of them overwritten (either overwrite behaviour). Run in the engine's order of calls (test/support/engineOrder.ts).
  */
 import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
 import { freshProvider } from "../support/provider";
-import { configOf, ORDERS, SHIPMENTS, service, stackWithShops } from "../support/services";
+import { configOf, ORDERS, SHIPMENTS, stackWithShops } from "../support/services";
 import { ACME_KEY, ACME_SECOND_KEY } from "../support/shops";
+
+const acme = useAcmeSimulator();
 
 const TWICE: Declaration[] = [
   { name: "orders", hook: ORDERS, url: "https://one.example.com/o" },
@@ -19,7 +22,7 @@ const TWICE: Declaration[] = [
 
 describe("one hook declared twice for one shop", () => {
   it("under two names with the same key: preview fails at check, before any write", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     const stack = stackWithShops(sim, { alias: { apiKey: ACME_KEY } });
     const preview = await stack.preview(TWICE);
     expect(preview.error).toMatch(/^orders-again: hook: order_status_change is declared twice for one shop/);
@@ -28,7 +31,7 @@ describe("one hook declared twice for one shop", () => {
   });
 
   it("under two keys of one shop that lists a subscription: up fails before the second write", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     await outOfBand(sim.baseUrl, ACME_KEY, (api) =>
       api.create([{ hook: SHIPMENTS, url: "https://pre.example.com/s" }]),
     );
@@ -43,7 +46,7 @@ describe("one hook declared twice for one shop", () => {
   it.each(["new-id", "keep-id"] as const)(
     "overwrite %s, the first deployed before and unchanged, the second needing no write (its URL is live): up refuses the second",
     async (overwrite) => {
-      const sim = await service({ overwrite });
+      const sim = acme.withSwitches({ overwrite });
       const stack = stackWithShops(sim, { alias: { apiKey: ACME_SECOND_KEY } });
       const [first] = TWICE;
       expect((await stack.up([first as Declaration])).ok).toBe(true);
@@ -61,7 +64,7 @@ describe("one hook declared twice for one shop", () => {
   it.each(["new-id", "keep-id"] as const)(
     "overwrite %s, in a shop that listed nothing: no up succeeds with one declaration's subscription overwritten",
     async (overwrite) => {
-      const sim = await service({ overwrite });
+      const sim = acme.withSwitches({ overwrite });
       const stack = stackWithShops(sim, { alias: { apiKey: ACME_SECOND_KEY } });
       const outcomes = [];
       for (let run = 0; run < 3; run++) {
@@ -78,7 +81,7 @@ describe("one hook declared twice for one shop", () => {
 
 describe("one resource keeping its recorded hook through ignoreChanges", () => {
   it("and another declaring that hook for the same shop: check refuses the second, naming ignoreChanges", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     const stack = new Stack(configOf(sim));
     expect((await stack.up([{ name: "a", hook: ORDERS, url: "https://a.example.com/o" }])).ok).toBe(true);
     const a = stack.resource("a");
@@ -107,7 +110,7 @@ describe("one resource keeping its recorded hook through ignoreChanges", () => {
   ] as const)(
     "and another declaring it at the same URL (%s): up refuses before any write, naming ignoreChanges",
     async (_, order) => {
-      const sim = await service();
+      const sim = acme.sim;
       const stack = new Stack(configOf(sim));
       expect((await stack.up([{ name: "a", hook: ORDERS, url: "https://a.example.com/o" }])).ok).toBe(true);
       const live = sim.subscriptions("acme");

@@ -6,23 +6,20 @@
  * Run in the engine's order of calls (test/support/engineOrder.ts).
  */
 import { describe, expect, it } from "vitest";
-import { type Declaration, Stack } from "../support/engineOrder";
+import { useAcmeSimulator } from "../support/acmeSimulator";
+import { Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, deployed, LABELS, ORDERS, QUICK_RETRY, SHIPMENTS, service } from "../support/services";
+import { configOf, deployed, QUICK_RETRY, THREE_HOOKS } from "../support/services";
 import { ACME_KEY } from "../support/shops";
 
-const THREE: Declaration[] = [
-  { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" },
-  { name: "labels", hook: LABELS, url: "https://hooks.example.com/l" },
-  { name: "shipments", hook: SHIPMENTS, url: "https://hooks.example.com/s" },
-];
+const acme = useAcmeSimulator();
 
 describe("destroy leaves nothing the stack created", () => {
   it("after an up whose POST was applied but never answered: the write was found and recorded", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     const stack = new Stack(configOf(sim, ACME_KEY, QUICK_RETRY));
     sim.addFault({ kind: "drop-after-write", method: "POST" });
-    const up = await stack.up([THREE[0] as Declaration]);
+    const up = await stack.up(THREE_HOOKS.slice(0, 1));
     sim.clearFaults();
     // Sent once, never again blind (its outcome was unknown): the fresh listing found it applied.
     expect(sim.requests().filter((r) => r.method === "POST")).toHaveLength(1);
@@ -33,7 +30,7 @@ describe("destroy leaves nothing the stack created", () => {
   });
 
   it("after a subscription was deleted in the back office", async () => {
-    const { sim, stack } = await deployed(THREE);
+    const { sim, stack } = await deployed(acme, THREE_HOOKS);
     const gone = stack.resource("shipments")?.id;
     await outOfBand(sim.baseUrl, ACME_KEY, (api) => api.delete([Number(gone)]));
     expect(await stack.destroy()).toMatchObject({ ok: true, steps: { delete: 3 } });
@@ -42,7 +39,7 @@ describe("destroy leaves nothing the stack created", () => {
   });
 
   it("id lists with an unknown id answered 404 as a whole: refresh drops only the deleted one, destroy removes the rest", async () => {
-    const { sim, stack } = await deployed(THREE, { partialIds: "404" });
+    const { sim, stack } = await deployed(acme, THREE_HOOKS, { partialIds: "404" });
     const [gone, ...kept] = sim.subscriptions("acme");
     await outOfBand(sim.baseUrl, ACME_KEY, (api) => api.delete([gone?.id ?? 0]));
     expect((await stack.refresh()).ok).toBe(true);

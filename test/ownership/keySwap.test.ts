@@ -8,19 +8,37 @@
  * the engine's order of calls (test/support/engineOrder.ts); test/ownership/refusals.engine.test.ts shows one through the CLI.
  */
 import { describe, expect, it } from "vitest";
+import type { RunningSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, deployed, ORDERS, SHIPMENTS, service, shopsOf, writes } from "../support/services";
+import { configOf, deployed, ORDERS, SHIPMENTS, shopsOf, writes } from "../support/services";
 import { ACME_KEY, GLOBEX_KEY } from "../support/shops";
+
+const service = useAcmeSimulator();
 
 const URL = "https://hooks.example.com/o";
 const PROGRAM: Declaration[] = [{ name: "orders", hook: ORDERS, url: URL }];
 const ASKED =
   /orders: shipping:apiKey: subscription \d+ \(order_status_change\) is not in the default shop's listing, and the service answers that it belongs to another shop/;
 
+/**
+ * globex holds `globexHolds` (when given, made outside any stack); acme's stack deploys {@link PROGRAM}, then
+ * its key is changed to globex's. The stack, and both shops' subscriptions before the swap.
+ */
+async function swappedToGlobex(sim: RunningSimulator, globexHolds?: { hook: string; url: string }) {
+  if (globexHolds !== undefined) await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) => api.create([globexHolds]));
+  const globex = sim.subscriptions("globex");
+  const stack = new Stack(configOf(sim));
+  expect((await stack.up(PROGRAM)).ok).toBe(true);
+  const acme = sim.subscriptions("acme");
+  stack.set({ "shipping:apiKey": GLOBEX_KEY });
+  return { stack, acme, globex };
+}
+
 describe("shipping:apiKey changed to another shop's, which the service names (shop_id listed)", () => {
   it("preview, up (with a URL change), refresh and destroy refuse before any write, naming both shops", async () => {
-    const sim = await service();
+    const sim = service.sim;
     await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) =>
       api.create([{ hook: SHIPMENTS, url: "https://globex.example.com/s" }]),
     );
@@ -54,16 +72,9 @@ describe("refresh and destroy after shipping:apiKey was changed to another shop'
   ] as const)(
     "%s: they refuse, naming the key; set back, up then destroy remove the hook",
     async (_, shopFields, globexHasOne) => {
-      const sim = await service({ shopFields });
-      if (globexHasOne)
-        await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) =>
-          api.create([{ hook: SHIPMENTS, url: "https://globex.example.com/s" }]),
-        );
-      const globex = sim.subscriptions("globex");
-      const stack = new Stack(configOf(sim));
-      expect((await stack.up(PROGRAM)).ok).toBe(true);
-      const acme = sim.subscriptions("acme");
-      stack.set({ "shipping:apiKey": GLOBEX_KEY });
+      const sim = service.withSwitches({ shopFields });
+      const globexHolds = { hook: SHIPMENTS, url: "https://globex.example.com/s" };
+      const { stack, acme, globex } = await swappedToGlobex(sim, globexHasOne ? globexHolds : undefined);
       // `up` refuses at diff when the service lists shop_id (an empty shop cannot say it is the recorded one);
       // without it, the key swap shows only to the questions below. Either way it records the new key.
       expect((await stack.up(PROGRAM)).ok).toBe(shopFields === "omitted");
@@ -96,15 +107,9 @@ describe("refresh and destroy after shipping:apiKey was changed to another shop'
   ] as const)(
     "shop_id omitted, %s: a replacing up refuses before its create writes or adopts anything in globex, and so does destroy",
     async (_, overwrite, url) => {
-      const sim = await service({ shopFields: "omitted", overwrite });
-      await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) =>
-        api.create([{ hook: ORDERS, url: "https://globex.example.com/o" }]),
-      );
-      const globex = sim.subscriptions("globex");
-      const stack = new Stack(configOf(sim));
-      expect((await stack.up(PROGRAM)).ok).toBe(true);
-      const acme = sim.subscriptions("acme");
-      stack.set({ "shipping:apiKey": GLOBEX_KEY });
+      const sim = service.withSwitches({ shopFields: "omitted", overwrite });
+      const globexHolds = { hook: ORDERS, url: "https://globex.example.com/o" };
+      const { stack, acme, globex } = await swappedToGlobex(sim, globexHolds);
       sim.clearRequests();
       // globex's subscription of the hook is no resource's: without the opt-in the diff refuses to take it over.
       const refused = await stack.up([{ name: "orders", hook: ORDERS, url }]);
@@ -123,7 +128,7 @@ describe("refresh and destroy after shipping:apiKey was changed to another shop'
   );
 
   it("shop_id omitted: a question refused with a 403 that is not about ownership (a read-only key's) fails destroy, which orphans nothing", async () => {
-    const { sim, stack } = await deployed(PROGRAM, { shopFields: "omitted" });
+    const { sim, stack } = await deployed(service, PROGRAM, { shopFields: "omitted" });
     const acme = sim.subscriptions("acme");
     stack.set({ "shipping:apiKey": GLOBEX_KEY });
     expect((await stack.up(PROGRAM)).ok).toBe(true); // no change can be seen without shop_id
@@ -141,7 +146,7 @@ describe("the same question answered 404: a hook deleted in the back office of a
   it.each(["listed", "omitted"] as const)(
     "shop_id %s: up --refresh drops it and subscribes it again; destroy removes it",
     async (shopFields) => {
-      const { sim, stack } = await deployed(PROGRAM, { shopFields });
+      const { sim, stack } = await deployed(service, PROGRAM, { shopFields });
       const [gone] = sim.subscriptions("acme");
       await outOfBand(sim.baseUrl, ACME_KEY, (api) => api.delete([gone?.id as number]));
       const up = await stack.up(PROGRAM, { refresh: true });

@@ -6,12 +6,17 @@
  * engine's order of calls (test/support/engineOrder.ts); test/ownership/refusals.engine.test.ts shows one such refusal through
  * the real CLI.
  */
-import { describe, expect, it } from "vitest";
-import type { RunningSimulator } from "../../simulator";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, LABELS, ORDERS, SHIPMENTS, service, shops, writes } from "../support/services";
-import { ACME_KEY, GLOBEX_KEY } from "../support/shops";
+import { configOf, LABELS, ORDERS, SHIPMENTS, shops, writes } from "../support/services";
+import { ACME_KEY, GLOBEX_KEY, TEST_SHOPS } from "../support/shops";
+
+/** Two services with the same shops: where the stack was deployed, and where its base URL is re-pointed. */
+const stagingSim = useAcmeSimulator();
+const productionSim = useAcmeSimulator();
 
 const PROGRAM: Declaration[] = [
   { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" },
@@ -29,8 +34,8 @@ const commands = (stack: Stack, program: readonly Declaration[]) =>
 
 describe("shipping:baseUrl re-pointed to another service", () => {
   it("preview, up, refresh and destroy refuse before any write, naming both APIs; set back, nothing changes", async () => {
-    const staging = await service();
-    const production = await service();
+    const staging = stagingSim.sim;
+    const production = productionSim.sim;
     const stack = new Stack(configOf(staging));
     expect((await stack.up(PROGRAM)).ok).toBe(true);
     // Production already has subscriptions under the same ids, with other hooks and URLs.
@@ -71,8 +76,11 @@ describe("shipping:baseUrl re-pointed to another service", () => {
   });
 
   it("two services on one port at 127.0.0.1 and 127.0.0.2 are two APIs: the change is refused, and nothing of the other is deleted", async () => {
-    const first = await service();
-    const second = await service({}, { host: "127.0.0.2", port: Number(new URL(first.baseUrl).port) });
+    const first = stagingSim.sim;
+    // By hand, not the fixture: the second service listens on the first one's port, at another address.
+    const port = Number(new URL(first.baseUrl).port);
+    const second = await startSimulator({ shops: TEST_SHOPS, host: "127.0.0.2", port });
+    onTestFinished(() => second.close());
     const program: Declaration[] = [{ name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" }];
     const stack = new Stack(configOf(first));
     expect((await stack.up(program)).ok).toBe(true);
@@ -115,8 +123,8 @@ describe("a shop entry's baseUrl re-pointed, with another configured shop at the
   it.each(["listed", "omitted"] as const)(
     "shop_id %s: preview, up, refresh and destroy refuse rather than act in the other shop, which lists nothing",
     async (shopFields) => {
-      const staging = await service({ shopFields });
-      const production = await service({ shopFields });
+      const staging = stagingSim.withSwitches({ shopFields });
+      const production = productionSim.withSwitches({ shopFields });
       const { stack, program, created } = await repointedEntry(staging, production);
       staging.clearRequests();
       for (const [what, command] of commands(stack, program)) {

@@ -7,9 +7,12 @@
  * calls (test/support/engineOrder.ts); test/ownership/refusals.engine.test.ts shows the entry-gone refusal through the CLI.
  */
 import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
-import { configOf, ORDERS, service, shops, stackWithShops, writes } from "../support/services";
+import { configOf, ORDERS, shops, stackWithShops, writes } from "../support/services";
 import { ACME_KEY, ACME_SECOND_KEY, GLOBEX_KEY } from "../support/shops";
+
+const acme = useAcmeSimulator();
 
 const URL = "https://hooks.example.com/o";
 
@@ -17,7 +20,7 @@ describe("a shipping:shops entry renamed or removed", () => {
   it.each(["listed", "omitted"] as const)(
     "shop_id %s: renaming an entry keeps the subscription (same id, no write)",
     async (shopFields) => {
-      const sim = await service({ shopFields });
+      const sim = acme.withSwitches({ shopFields });
       const stack = stackWithShops(sim, { eu: { apiKey: ACME_SECOND_KEY } });
       expect((await stack.up([{ name: "orders", hook: ORDERS, url: URL, shop: "eu" }])).ok).toBe(true);
       const before = sim.subscriptions("acme");
@@ -34,7 +37,7 @@ describe("a shipping:shops entry renamed or removed", () => {
   it.each(["listed", "omitted"] as const)(
     "shop_id %s: removing an entry with its resources is refused with the entry named, and nothing is lost",
     async (shopFields) => {
-      const sim = await service({ shopFields });
+      const sim = acme.withSwitches({ shopFields });
       const stack = stackWithShops(sim, { globex: { apiKey: GLOBEX_KEY } });
       const both: Declaration[] = [
         { name: "orders", hook: ORDERS, url: URL },
@@ -66,7 +69,7 @@ describe("a shipping:shops entry renamed or removed", () => {
 
 describe("a mistake in one shipping:shops entry", () => {
   it("fails that shop's resources only, on `shop`, naming the key; the other shop's are written", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     const entries = JSON.stringify({ acme: { apiKey: ACME_KEY }, globex: { apikey: GLOBEX_KEY } });
     const stack = new Stack(configOf(sim, ACME_KEY, { "shipping:shops": entries }));
     const up = await stack.up(
@@ -92,7 +95,7 @@ describe("a resource moved to another name of the same shop", () => {
     ["a second key of the shop", { apiKey: ACME_SECOND_KEY }],
     ["the base URL spelled localhost", { apiKey: ACME_KEY, host: "localhost" }],
   ] as const)("to a shop entry with %s: the hook stays subscribed", async (_, entry) => {
-    const sim = await service();
+    const sim = acme.sim;
     const stack = new Stack(configOf(sim));
     expect((await stack.up([{ name: "orders", hook: ORDERS, url: URL }])).ok).toBe(true);
     const baseUrl = "host" in entry ? { baseUrl: sim.baseUrl.replace("127.0.0.1", entry.host) } : {};

@@ -2,9 +2,9 @@ import { cpSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RESOURCE_TYPE } from "../../provider/program/dynamicProvider";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import {
   type Declaration,
   declarationsProgram,
@@ -15,20 +15,17 @@ import {
   stackIn,
   subscriptionResources,
 } from "../support/engine";
-import { ACME_KEY, acmeStackConfig, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, acmeStackConfig } from "../support/shops";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 const ORDERS: Declaration = {
   name: "orders",
   hook: "order_status_change",
   url: "https://hooks.example.com/o",
 };
-const config = () => acmeStackConfig(sim.baseUrl);
+const config = () => acmeStackConfig(acme.sim.baseUrl);
 
 /** A program declaring ORDERS through release 0.1.0's resource shape: a serialized closure in `__provider`. */
 function release010Program(): PulumiFn {
@@ -69,7 +66,6 @@ function earlierModuleProgram(): PulumiFn {
 
 describe("provider builds and project copies", () => {
   it("stores a provider module of at most 400 bytes per resource, with no path and no credential", async () => {
-    sim.reset();
     const box = sandbox("module-bytes");
     const stack = await stackIn(
       box,
@@ -84,7 +80,7 @@ describe("provider builds and project copies", () => {
     expect(shim).not.toContain(REPO_ROOT);
     expect(shim).not.toContain(ACME_KEY);
     await engine(stack.destroy(), "destroy");
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
   });
 
   it.each([
@@ -93,7 +89,6 @@ describe("provider builds and project copies", () => {
     ["from the earlier 345-byte module to this build", "earlier", "this"],
     ["from this build back to the earlier 345-byte module", "this", "earlier"],
   ])("a package upgrade %s shows no change, writes nothing and keeps every output", async (_, from, to) => {
-    sim.reset();
     const box = sandbox(`upgrade-${from}-${to}`);
     const programs: Record<string, PulumiFn> = {
       "0.1.0": release010Program(),
@@ -106,7 +101,7 @@ describe("provider builds and project copies", () => {
     const before = subscriptionResources(await stack.exportStack())[0];
 
     program = programs[to] as PulumiFn;
-    sim.clearRequests();
+    acme.sim.clearRequests();
     const preview = await engine(stack.preview(), `preview with ${to}`);
     expect(preview.changeSummary).toEqual({ same: 2 });
     await engine(stack.up(), `up with ${to}`);
@@ -118,14 +113,13 @@ describe("provider builds and project copies", () => {
     const { __provider: _new, ...outputsAfter } = after?.outputs ?? {};
     expect(outputsAfter).toEqual(outputsBefore);
     expect(after?.id).toBe(before?.id);
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
     await engine(stack.refresh(), `refresh with ${to}`);
     await engine(stack.destroy(), `destroy with ${to}`);
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
   });
 
   it("is portable: up from one directory, destroy from a copy at another path after the first is gone", async () => {
-    sim.reset();
     const box = sandbox("portable");
     const first = await stackIn(
       box,
@@ -133,7 +127,7 @@ describe("provider builds and project copies", () => {
       config(),
     );
     await engine(first.up(), "up");
-    expect(sim.subscriptions("acme")).toHaveLength(1);
+    expect(acme.sim.subscriptions("acme")).toHaveLength(1);
     const elsewhere = sandbox("portable-copy");
     cpSync(box.workDir, elsewhere.workDir, { recursive: true });
     rmSync(box.workDir, { recursive: true });
@@ -143,6 +137,6 @@ describe("provider builds and project copies", () => {
       {},
     );
     await engine(copy.destroy(), "destroy from the copy");
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
   });
 });

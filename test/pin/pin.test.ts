@@ -9,20 +9,23 @@
  * through the real CLI. What a write into another, empty shop does: pinUndo.test.ts.
  */
 import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack, type UpOptions } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
 import {
   ACME_SHOP_ID,
   configOf,
   GLOBEX_SHOP_ID,
+  hooksIn,
   ORDERS,
   SHIPMENTS,
-  service,
   shops,
   shopsOf,
   writes,
 } from "../support/services";
 import { ACME_KEY, GLOBEX_KEY } from "../support/shops";
+
+const service = useAcmeSimulator();
 
 const ACME_O = "https://hooks.example.com/o";
 const ORDERS_ONLY: Declaration[] = [{ name: "orders", hook: ORDERS, url: ACME_O }];
@@ -42,7 +45,7 @@ describe("shipping:shopId after a key swap to another shop's (shop_id listed)", 
   it.each(CHANGES)(
     "%s: preview and up refuse naming the pin, with no write in either shop and state unchanged; the key set back, the same up works",
     async (_, program, options) => {
-      const sim = await service({ shopFields: "listed", overwrite: "new-id" });
+      const sim = service.withSwitches({ shopFields: "listed", overwrite: "new-id" });
       await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) =>
         api.create([
           { hook: SHIPMENTS, url: "https://globex.example.com/s" },
@@ -78,7 +81,7 @@ describe("shipping:shopId after a key swap to another shop's (shop_id listed)", 
   );
 
   it("the pin that is wrong: set as the message says, the stack deploys with the new key", async () => {
-    const sim = await service();
+    const sim = service.sim;
     await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) =>
       api.create([{ hook: SHIPMENTS, url: "https://globex.example.com/s" }]),
     );
@@ -88,18 +91,13 @@ describe("shipping:shopId after a key swap to another shop's (shop_id listed)", 
     );
     stack.set({ "shipping:shopId": GLOBEX_SHOP_ID });
     expect((await stack.up(ORDERS_ONLY)).ok).toBe(true);
-    expect(
-      sim
-        .subscriptions("globex")
-        .map((s) => s.hook)
-        .sort(),
-    ).toEqual([ORDERS, SHIPMENTS].sort());
+    expect(hooksIn(sim, "globex")).toEqual([ORDERS, SHIPMENTS].sort());
   });
 });
 
 describe("a service that sends no shop_id", () => {
   it("preview and up refuse a pinned shop with subscriptions, saying the pin cannot be checked, with no write", async () => {
-    const sim = await service({ shopFields: "omitted" });
+    const sim = service.withSwitches({ shopFields: "omitted" });
     await outOfBand(sim.baseUrl, ACME_KEY, (api) =>
       api.create([{ hook: SHIPMENTS, url: "https://hooks.example.com/s" }]),
     );
@@ -119,7 +117,7 @@ describe("a service that sends no shop_id", () => {
 
 describe("the right key", () => {
   it("a shop entry pinned by number in shipping:shops deploys, previews with one GET and no write, and destroys", async () => {
-    const sim = await service({ shopFields: "listed" });
+    const sim = service.withSwitches({ shopFields: "listed" });
     const program: Declaration[] = [{ name: "orders", hook: ORDERS, url: ACME_O, shop: "main" }];
     const stack = new Stack({
       "shipping:baseUrl": sim.baseUrl,

@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunningSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
 import {
   ACME_SHOP_ID,
@@ -17,11 +18,12 @@ import {
   ORDERS,
   QUICK_RETRY,
   SHIPMENTS,
-  service,
   shops,
   writes,
 } from "../support/services";
 import { ACME_KEY, GLOBEX_KEY } from "../support/shops";
+
+const acme = useAcmeSimulator();
 
 const PINNED = `shipping:shopId: pins shop ${ACME_SHOP_ID}, but the service at`;
 const UNDONE = "which was deleted again";
@@ -38,7 +40,7 @@ describe("a pinned shop's key reaches another shop that lists nothing", () => {
   it.each(["listed", "omitted"] as const)(
     "shop_id %s: up posts once, reads back, deletes what it wrote and fails; the other shop ends empty",
     async (shopFields) => {
-      const sim = await service({ shopFields, overwrite: "new-id" });
+      const sim = acme.withSwitches({ shopFields, overwrite: "new-id" });
       const stack = mispinned(sim);
       const up = await stack.up(programOf([ORDERS, SHIPMENTS]));
       expect(up.error).toContain(PINNED);
@@ -56,7 +58,7 @@ describe("a pinned shop's key reaches another shop that lists nothing", () => {
   );
 
   it("once a read-back told the other shop, a later create of the same run is refused without a write (--parallel 1)", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     const stack = mispinned(sim);
     const up = await stack.up(programOf([ORDERS, SHIPMENTS]), { parallel: 1, continueOnError: true });
     expect(up.errors).toHaveLength(2);
@@ -67,7 +69,7 @@ describe("a pinned shop's key reaches another shop that lists nothing", () => {
   });
 
   it("an entry pinned to acme with globex's key, created after a correctly pinned globex entry with that key, is refused before its write", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     // "main" is pinned to acme, but its key was pasted from the globex entry; globex is empty.
     const stack = new Stack({
       "shipping:baseUrl": sim.baseUrl,
@@ -93,7 +95,7 @@ describe("a pinned shop's key reaches another shop that lists nothing", () => {
 
 describe("the write into the other, empty shop is undone under faults", () => {
   it("the undoing DELETE answers 500 once: it is sent again, globex ends empty and up fails naming the pin", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     sim.addFault({ kind: "status", status: 500, method: "DELETE", count: 1 });
     const stack = mispinned(sim);
     const up = await stack.up(programOf([ORDERS]));
@@ -105,7 +107,7 @@ describe("the write into the other, empty shop is undone under faults", () => {
   });
 
   it("the undoing DELETE keeps failing: up fails naming the pin and the subscription left in the other shop", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     sim.addFault({ kind: "status", status: 500, method: "DELETE", count: 50 });
     const stack = mispinned(sim);
     const up = await stack.up(programOf([ORDERS]));
@@ -124,7 +126,7 @@ describe("the write into the other, empty shop is undone under faults", () => {
   ])(
     "%s: the read-back after the POST answers 500: the write is undone and up fails naming the pin",
     async (_, hooks) => {
-      const sim = await service();
+      const sim = acme.sim;
       sim.addFault({ kind: "status", status: 500, method: "GET", after: "POST", count: 20 });
       const stack = mispinned(sim);
       const up = await stack.up(programOf(hooks));
@@ -139,7 +141,7 @@ describe("the write into the other, empty shop is undone under faults", () => {
   it.each(["new-id", "keep-id"] as const)(
     "%s, every answer of the POST lost: the applied write is found, read back, undone, and up fails naming the pin",
     async (overwrite) => {
-      const sim = await service({ overwrite });
+      const sim = acme.withSwitches({ overwrite });
       // The first try and every retry are applied, and their answers dropped.
       sim.addFault({ kind: "drop-after-write", method: "POST", count: 5 });
       const stack = mispinned(sim);
@@ -152,7 +154,7 @@ describe("the write into the other, empty shop is undone under faults", () => {
   );
 
   it("the right key, every answer of the POST lost: the write is recovered from the listing and recorded with the pinned shop", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     sim.addFault({ kind: "drop-after-write", method: "POST", count: 5 });
     const stack = new Stack(configOf(sim, ACME_KEY, { "shipping:shopId": ACME_SHOP_ID, ...QUICK_RETRY }));
     expect((await stack.up(programOf([ORDERS]))).ok).toBe(true);
@@ -164,7 +166,7 @@ describe("the write into the other, empty shop is undone under faults", () => {
   });
 
   it("a pinned entry and an unpinned one share the key: the pinned one's write is undone on its own pin", async () => {
-    const sim = await service();
+    const sim = acme.sim;
     sim.addFault({ kind: "status", status: 500, method: "GET", after: "POST" });
     const stack = new Stack({
       "shipping:baseUrl": sim.baseUrl,

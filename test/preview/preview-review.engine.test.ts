@@ -1,8 +1,8 @@
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import {
   type Declaration,
   declarationsProgram,
@@ -13,17 +13,14 @@ import {
   sandbox,
   stackIn,
 } from "../support/engine";
-import { ACME_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, leaksOf } from "../support/shops";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 const secretConfig = () => ({
   "shipping:apiKey": { value: ACME_KEY, secret: true },
-  "shipping:baseUrl": { value: sim.baseUrl },
+  "shipping:baseUrl": { value: acme.sim.baseUrl },
 });
 
 /**
@@ -33,13 +30,13 @@ const secretConfig = () => ({
 async function reviewOf(stack: Stack) {
   const diff = new OutputLog();
   const plain = new OutputLog();
-  sim.clearRequests();
+  acme.sim.clearRequests();
   const result = await engine(stack.preview({ diff: true, onOutput: diff.onOutput }), "preview --diff");
   await engine(stack.preview({ onOutput: plain.onOutput }), "preview");
   // A preview writes nothing. It lists the shop once, in the program's process (for what it tells on each
   // resource: a refused key, a takeover, drift), which hands the listing to the provider (does the key still
   // reach the recorded shop?).
-  const calls = sim.requests().map((r) => `${r.method} ${r.path}`);
+  const calls = acme.sim.requests().map((r) => `${r.method} ${r.path}`);
   expect(
     calls.filter((c) => c !== "GET /webhook_subscriptions/"),
     "a preview only lists",
@@ -68,7 +65,6 @@ function changedLine(property: string, from: string, to: string): RegExp {
 
 describe("the preview a reviewer reads", () => {
   it("examples/gitops: a URL edited in Pulumi.production.yaml shows old, new and the replacement", async () => {
-    sim.reset();
     const box = sandbox("review-gitops");
     for (const file of ["Pulumi.yaml", "Pulumi.production.yaml"]) {
       copyFileSync(join(REPO_ROOT, "examples/gitops", file), join(box.workDir, file));
@@ -84,7 +80,7 @@ describe("the preview a reviewer reads", () => {
       env: { PULUMI_HOME: box.pulumiHome, PULUMI_BACKEND_URL: `file://${box.backendDir}` },
     });
     await engine(stack.up(), "up");
-    expect(sim.subscriptions("acme")).toHaveLength(3);
+    expect(acme.sim.subscriptions("acme")).toHaveLength(3);
 
     // The pull request: one line of the stack file changes.
     const stackFile = join(box.workDir, "Pulumi.production.yaml");
@@ -106,11 +102,10 @@ describe("the preview a reviewer reads", () => {
     expect(leaksOf(ACME_KEY, review.diff + review.plain)).toEqual([]);
 
     await engine(stack.destroy(), "destroy");
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
   });
 
   it("a hook change: replacement, with the hook as its reason and the URL as context", async () => {
-    sim.reset();
     const box = sandbox("review-hook");
     let declared: Declaration[] = [
       { name: "labels", hook: "shipment_label_created", url: "https://hooks.example.com/l" },
@@ -138,7 +133,6 @@ describe("the preview a reviewer reads", () => {
   });
 
   it("a secret URL: the replacement shows, the URLs and the API key do not", async () => {
-    sim.reset();
     const box = sandbox("review-secret");
     let declared: Declaration[] = [
       {

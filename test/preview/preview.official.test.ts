@@ -7,9 +7,10 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ShippingClient } from "../../provider";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { OfficialProject, typescriptProjectFiles } from "../support/officialProject";
 import { ACME_KEY, TEST_SHOPS } from "../support/shops";
 
@@ -29,32 +30,26 @@ export const ids = [orders.subscriptionId, shipments.subscriptionId];
 const ERP_URL = "https://erp.example.net/callback";
 const RESOURCE = "pulumi-nodejs:dynamic/shipping:WebhookSubscription";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 async function project(name: string, key = ACME_KEY, program = PROGRAM): Promise<OfficialProject> {
   const created = await OfficialProject.create(name, {
     ...typescriptProjectFiles(name),
     "index.ts": program,
   });
-  await created.ok(["stack", "init", "dev"]);
-  await created.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
-  await created.ok(["config", "set", "--secret", "shipping:apiKey", key]);
+  await created.initStack(acme.sim.baseUrl, key);
   return created;
 }
 
 describe("pulumi preview tells what up will do", () => {
   it("a key the service refuses, or an API that cannot be reached, fails preview with the fix", async () => {
-    sim.reset();
     const failing = await project("preview-key", "not-a-key-of-any-shop");
     const refused = await failing.pulumi(["preview"]);
     expect(refused.status).not.toBe(0);
     // One listing for the shop, not one per resource (under shipping:authScheme auto, a 401 is asked once more
     // with the other scheme word: two requests).
-    expect(sim.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+    expect(acme.sim.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       "GET /webhook_subscriptions/ 401",
       "GET /webhook_subscriptions/ 401",
     ]);
@@ -63,7 +58,7 @@ describe("pulumi preview tells what up will do", () => {
     const diagnostics = refused.stdout.slice(refused.stdout.indexOf("Diagnostics:"));
     expect(diagnostics).toMatch(
       new RegExp(
-        `^Diagnostics:\\n  ${RESOURCE} \\((orders|shipments)\\):\\n    error: WebhookSubscription "\\1": the default shop at ${sim.baseUrl}: the service refuses the key in shipping:apiKey \\(401\\)\\. Set the shop's key: \`pulumi config set --secret shipping:apiKey <key>\`\\n`,
+        `^Diagnostics:\\n  ${RESOURCE} \\((orders|shipments)\\):\\n    error: WebhookSubscription "\\1": the default shop at ${acme.sim.baseUrl}: the service refuses the key in shipping:apiKey \\(401\\)\\. Set the shop's key: \`pulumi config set --secret shipping:apiKey <key>\`\\n`,
       ),
     );
     expect(diagnostics.split("the service refuses the key").length - 1).toBe(1);
@@ -73,7 +68,7 @@ describe("pulumi preview tells what up will do", () => {
     const targeted = await failing.pulumi(["preview", "--target", urn]);
     expect(targeted.status).not.toBe(0);
     expect(targeted.stdout).toContain(
-      `WebhookSubscription "shipments": the default shop at ${sim.baseUrl}: the service refuses the key in shipping:apiKey (401)`,
+      `WebhookSubscription "shipments": the default shop at ${acme.sim.baseUrl}: the service refuses the key in shipping:apiKey (401)`,
     );
     // The same project, its key now right and its API one that is down.
     const closed = await startSimulator({ shops: TEST_SHOPS });
@@ -105,12 +100,11 @@ describe("pulumi preview tells what up will do", () => {
         `Diagnostics:\\n  ${RESOURCE} \\((orders|shipments)\\):\\n    error: WebhookSubscription "\\1": the default shop at ${pageUrl} answers, but not as the Shipping API does \\(.*the body is not JSON\\)\\. Check shipping:baseUrl`,
       ),
     );
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
   });
 
   it("a takeover opted in warns of nothing, drift warns on its resource, and an unpinned shop is told how to pin it", async () => {
-    sim.reset();
-    const erp = new ShippingClient({ baseUrl: sim.baseUrl, apiKey: ACME_KEY });
+    const erp = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey: ACME_KEY });
     await erp.create([{ hook: "order_status_change", url: ERP_URL }]);
     // The ERP's subscription is refused by default (test/takeover/takeover.cli.test.ts); this program opts in.
     const shop = await project(
@@ -126,7 +120,7 @@ describe("pulumi preview tells what up will do", () => {
     expect(first.stdout).not.toMatch(/warning|takes over/);
     expect(first.stdout).toContain(
       "The default shop at " +
-        `${sim.baseUrl} is shop_id 1 for the service. Pin it, so that a key of another shop is refused before any write: \`pulumi config set shipping:shopId 1\``,
+        `${acme.sim.baseUrl} is shop_id 1 for the service. Pin it, so that a key of another shop is refused before any write: \`pulumi config set shipping:shopId 1\``,
     );
     expect(first.stdout).not.toContain(ERP_URL);
     // The listing the program hands to the provider (it holds the ERP's URL) is neither shown nor stored.
@@ -141,13 +135,13 @@ describe("pulumi preview tells what up will do", () => {
 
     await shop.ok(["up", "--yes", "--skip-preview"]); // its preview is the one just asserted
     await shop.ok(["config", "set", "shipping:shopId", "1"]);
-    const shipments = sim.subscriptions("acme").find((s) => s.hook === "shipment_status_change");
+    const shipments = acme.sim.subscriptions("acme").find((s) => s.hook === "shipment_status_change");
     await erp.delete([shipments?.id as number]); // the back office deletes one hook
     await erp.close();
-    sim.clearRequests();
+    acme.sim.clearRequests();
     const drifted = await shop.ok(["preview"]);
     // One GET for the shop: the program's listing serves the provider's pin and identity checks too.
-    expect(sim.requests().map((r) => `${r.method} ${r.path}`)).toEqual(["GET /webhook_subscriptions/"]);
+    expect(acme.sim.requests().map((r) => `${r.method} ${r.path}`)).toEqual(["GET /webhook_subscriptions/"]);
     expect(drifted.stdout).toMatch(
       new RegExp(
         `${RESOURCE} shipments[^\\n]*warning: shipping: subscription ${shipments?.id} \\(shipment_status_change\\) of the default shop is gone .* \`pulumi up --refresh\` subscribes the hook again`,
@@ -157,17 +151,16 @@ describe("pulumi preview tells what up will do", () => {
     await shop.ok(["up", "--yes", "--refresh", "--skip-preview"]);
     expect((await shop.ok(["stack", "export", "--show-secrets"])).stdout).not.toContain("__previewListing");
     expect(
-      sim
+      acme.sim
         .subscriptions("acme")
         .map((s) => s.hook)
         .sort(),
     ).toEqual(["order_status_change", "shipment_status_change"]);
     await shop.ok(["destroy", "--yes", "--skip-preview"]);
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
   });
 
   it("a URL not known until another resource is created, plain or secret, previews and deploys", async () => {
-    sim.reset();
     const computed = await project(
       "preview-computed",
       ACME_KEY,
@@ -183,7 +176,7 @@ describe("pulumi preview tells what up will do", () => {
     const preview = await computed.ok(["preview"]);
     expect(preview.stdout).toContain("+ 4 to create");
     await computed.ok(["up", "--yes"]);
-    const live = sim.subscriptions("acme");
+    const live = acme.sim.subscriptions("acme");
     const a = live.find((s) => s.hook === "shipment_label_created");
     expect(live.map((s) => [s.hook, s.url]).sort()).toEqual(
       [
@@ -193,6 +186,6 @@ describe("pulumi preview tells what up will do", () => {
       ].sort(),
     );
     await computed.ok(["destroy", "--yes", "--skip-preview"]);
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
   });
 });

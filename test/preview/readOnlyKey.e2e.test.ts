@@ -4,8 +4,8 @@
  * `up` with a read-only key fails before it changes anything, with a message that says which key to use.
  */
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import {
   type Declaration,
   declarationsProgram,
@@ -16,18 +16,15 @@ import {
   stackIn,
   subscriptionResources,
 } from "../support/engine";
-import { ACME_KEY, ACME_READ_ONLY_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, ACME_READ_ONLY_KEY, leaksOf } from "../support/shops";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 /** One stack, opened twice: as the pull-request job (read-only key) and as the deploy job (read-write key). */
 async function jobs(box: Sandbox, current: () => readonly Declaration[]) {
   // As in the workflow, the key comes from the job's environment; the stack config holds no key.
-  const config: ConfigMap = { "shipping:baseUrl": { value: sim.baseUrl } };
+  const config: ConfigMap = { "shipping:baseUrl": { value: acme.sim.baseUrl } };
   const program = declarationsProgram(current);
   const deploy = await stackIn(box, program, config, { SHIPPING_API_KEY: ACME_KEY });
   const pullRequest = await stackIn(box, program, config, { SHIPPING_API_KEY: ACME_READ_ONLY_KEY });
@@ -51,7 +48,6 @@ async function recorded(stack: Stack) {
 
 describe("a read-only API key", () => {
   it("previews, with and without refresh, exactly what the read-write key previews; `up` fails and changes nothing", async () => {
-    sim.reset();
     let declared: Declaration[] = [
       { name: "orders", hook: "order_status_change", url: "https://hooks.example.com/o" },
       { name: "labels", hook: "shipment_label_created", url: "https://hooks.example.com/l" },
@@ -65,9 +61,9 @@ describe("a read-only API key", () => {
       { name: "shipments", hook: "shipment_status_change", url: "https://hooks.example.com/s" },
     ];
     for (const refresh of [false, true]) {
-      sim.clearRequests();
+      acme.sim.clearRequests();
       const readOnly = await previewOf(pullRequest, refresh);
-      expect(sim.requests().every((r) => r.method === "GET" && r.status === 200)).toBe(true);
+      expect(acme.sim.requests().every((r) => r.method === "GET" && r.status === 200)).toBe(true);
       const readWrite = await previewOf(deploy, refresh);
       expect(readOnly.changes).toEqual({ create: 1, replace: 1, delete: 1, same: 1 });
       expect(readOnly.changes).toEqual(readWrite.changes);
@@ -78,8 +74,8 @@ describe("a read-only API key", () => {
     }
 
     const stateBefore = await recorded(deploy);
-    const liveBefore = sim.subscriptions("acme");
-    sim.clearRequests();
+    const liveBefore = acme.sim.subscriptions("acme");
+    acme.sim.clearRequests();
     const log = new OutputLog();
     const failure = await engine(pullRequest.up({ onOutput: log.onOutput }), "up with a read-only key").then(
       () => "",
@@ -87,8 +83,8 @@ describe("a read-only API key", () => {
     );
     expect(failure).not.toBe("");
     // Nothing changed: no write went through, the shop and the stack's resources are as before.
-    expect(sim.requests().filter((r) => r.method !== "GET" && r.status < 300)).toEqual([]);
-    expect(sim.subscriptions("acme")).toEqual(liveBefore);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET" && r.status < 300)).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual(liveBefore);
     expect(await recorded(deploy)).toEqual(stateBefore);
     // One message (the same for each refused create), naming the key to use instead.
     const messages = new Set(

@@ -7,18 +7,16 @@
  */
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { REPO_ROOT } from "../support/engine";
 import { installedPackages } from "../support/install";
 import { OfficialProject } from "../support/officialProject";
-import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY } from "../support/shops";
+import { previewAndUpFail } from "./previewAndUpFail";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 /**
  * examples/single-shop inside a checkout of this package (its package.json and dist/, as a clone has them
@@ -33,18 +31,15 @@ async function exampleInClone(): Promise<OfficialProject> {
   );
   const installed = join(await installedPackages("commonjs"), "node_modules", "pulumi-shipping-webhooks");
   cpSync(installed, join(project.dir, "..", ".."), { recursive: true });
-  await project.ok(["stack", "init", "dev"]);
-  await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
-  await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+  await project.initStack(acme.sim.baseUrl, ACME_KEY);
   return project;
 }
 
 describe("the library run as the program", () => {
   it("fails preview and up with the fix; every subscription of the stack stays live and in state", async () => {
-    sim.reset();
     const project = await exampleInClone();
     await project.ok(["up", "--yes", "--skip-preview"]);
-    const deployed = sim.subscriptions("acme");
+    const deployed = acme.sim.subscriptions("acme");
     expect(deployed.map((s) => s.hook).sort()).toEqual([
       "order_status_change",
       "shipment_label_created",
@@ -53,22 +48,16 @@ describe("the library run as the program", () => {
 
     const manifest = readFileSync(join(project.dir, "package.json"), "utf8");
     rmSync(join(project.dir, "package.json"));
-    sim.clearRequests();
-    for (const args of [["preview"], ["up", "--yes"]]) {
-      const run = await project.pulumi(args);
-      expect(run.status, run.stdout).not.toBe(0);
-      expect(run.stdout).toContain(
-        "pulumi-shipping-webhooks is a library, not a program: Pulumi ran ../../dist/provider/index.js as the program because the project folder",
-      );
-      expect(run.stdout).toContain(
-        'has no package.json of its own, so Pulumi took the "main" of the nearest one above it, ../../package.json',
-      );
-      expect(run.stdout).toContain("Write your program in index.ts of a project with its own package.json");
+    const runs = await previewAndUpFail(project, acme.sim, [
+      "pulumi-shipping-webhooks is a library, not a program: Pulumi ran ../../dist/provider/index.js as the program because the project folder",
+      'has no package.json of its own, so Pulumi took the "main" of the nearest one above it, ../../package.json',
+      "Write your program in index.ts of a project with its own package.json",
+    ]);
+    for (const run of runs) {
       expect(run.stdout).not.toMatch(/deleted|to delete/);
       expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/unhandled exception|\n\s+at /);
     }
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
-    expect(sim.subscriptions("acme")).toEqual(deployed);
+    expect(acme.sim.subscriptions("acme")).toEqual(deployed);
     expect((await project.subscriptions()).map((r) => r.id).sort()).toEqual(
       deployed.map((s) => String(s.id)).sort(),
     );
@@ -76,6 +65,6 @@ describe("the library run as the program", () => {
     // With its package.json back, the program (which imports the package) runs: nothing to change.
     writeFileSync(join(project.dir, "package.json"), manifest);
     await project.ok(["preview", "--expect-no-changes"]);
-    expect(sim.subscriptions("acme")).toEqual(deployed);
+    expect(acme.sim.subscriptions("acme")).toEqual(deployed);
   });
 });

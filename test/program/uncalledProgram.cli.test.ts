@@ -4,11 +4,12 @@
  * never deploy nothing nor delete what a stack has. A program exporting its function by name is told the same
  * in a warning (a named function may be a helper on purpose).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { OfficialProject, typescriptProjectFiles } from "../support/officialProject";
 import { markedBlock } from "../support/readme";
-import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY } from "../support/shops";
+import { previewAndUpFail } from "./previewAndUpFail";
 
 /** The README's program as it was written before this release. */
 const DEFAULT_EXPORT_PROGRAM = `import { WebhookSubscription } from "pulumi-shipping-webhooks";
@@ -22,39 +23,27 @@ export default async function program() {
 }
 `;
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 describe("a CommonJS program exported as default", () => {
   it("fails preview and up with the fix, and leaves a deployed stack's subscriptions live and in state", async () => {
-    sim.reset();
     const project = await OfficialProject.create("uncalled", {
       ...typescriptProjectFiles("uncalled"),
       "index.ts": markedBlock("program: commonjs"),
     });
-    await project.ok(["stack", "init", "dev"]);
-    await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
-    await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    await project.initStack(acme.sim.baseUrl, ACME_KEY);
     // The deploy is only the setting (readme.test.ts previews this program): straight to the update.
     await project.ok(["up", "--yes", "--skip-preview"]);
-    const deployed = sim.subscriptions("acme");
+    const deployed = acme.sim.subscriptions("acme");
     expect(deployed).toHaveLength(1);
 
     project.write({ "index.ts": DEFAULT_EXPORT_PROGRAM });
-    sim.clearRequests();
-    for (const args of [["preview"], ["up", "--yes"]]) {
-      const run = await project.pulumi(args);
-      expect(run.status, run.stdout).not.toBe(0);
-      expect(run.stdout).toContain(
-        "index.ts exports its program as `export default`, which Pulumi does not call in a CommonJS project",
-      );
-      expect(run.stdout).toContain("Write the program as top-level statements");
-    }
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
-    expect(sim.subscriptions("acme")).toEqual(deployed);
+    await previewAndUpFail(project, acme.sim, [
+      "index.ts exports its program as `export default`, which Pulumi does not call in a CommonJS project",
+      "Write the program as top-level statements",
+    ]);
+    expect(acme.sim.subscriptions("acme")).toEqual(deployed);
     expect((await project.subscriptions()).map((r) => r.id)).toEqual([String(deployed[0]?.id)]);
 
     // A named export (`export async function main`) may be a helper on purpose: the preview says what it
@@ -70,6 +59,6 @@ describe("a CommonJS program exported as default", () => {
       "index.ts declared no WebhookSubscription and exports a function `main` that Pulumi does not call: if it is the program, call it at the end of the file (`main();`)",
     );
     expect(named.stdout).toMatch(/- +1 to delete/);
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
   });
 });

@@ -4,43 +4,35 @@
  * file, its backups and history) and in a plain `stack export`, and a bad one fails preview without quoting it.
  */
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { REPO_ROOT } from "../support/engine";
 import { OfficialProject, typescriptProjectFiles } from "../support/officialProject";
-import { ACME_KEY, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY } from "../support/shops";
 
 const TOKEN = "tok-7f3a9c2e5b";
 const SECRET_URL = `https://hooks.example.com/orders?token=${TOKEN}`;
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
+
+/** The from-config example's order_status_change URL, set as secret stack config (`<project>:hooks`). */
+async function setOrdersUrl(project: OfficialProject, url: string): Promise<void> {
+  await project.ok(["config", "set", "--secret", "--path", "from-config:hooks.order_status_change", url]);
+}
 
 describe("hooks from secret stack config (examples/from-config)", () => {
   it("a secret URL is subscribed and never in plain text at rest or in a plain export; a bad one is not quoted", async () => {
-    sim.reset();
     const project = await OfficialProject.create("secret-config", {
       copyOf: join(REPO_ROOT, "examples", "from-config"),
     });
     // The example's package.json and tsconfig.json; its Pulumi.yaml without the example's hooks.
     project.write({ "Pulumi.yaml": "name: from-config\nruntime: nodejs\n" });
-    await project.ok(["stack", "init", "dev"]);
-    await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
-    await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
-    await project.ok([
-      "config",
-      "set",
-      "--secret",
-      "--path",
-      "from-config:hooks.order_status_change",
-      SECRET_URL,
-    ]);
+    await project.initStack(acme.sim.baseUrl, ACME_KEY);
+    await setOrdersUrl(project, SECRET_URL);
 
     const up = await project.ok(["up", "--yes"]);
-    expect(sim.subscriptions("acme").map(({ hook, url }) => ({ hook, url }))).toEqual([
+    expect(acme.sim.subscriptions("acme").map(({ hook, url }) => ({ hook, url }))).toEqual([
       { hook: "order_status_change", url: SECRET_URL },
     ]);
     const plainExport = (await project.ok(["stack", "export"])).stdout;
@@ -48,15 +40,8 @@ describe("hooks from secret stack config (examples/from-config)", () => {
     const atRest = [up.stdout, up.stderr, plainExport, ...project.backendFiles()];
     expect(atRest.filter((text) => text.includes(TOKEN))).toEqual([]);
 
-    await project.ok([
-      "config",
-      "set",
-      "--secret",
-      "--path",
-      "from-config:hooks.order_status_change",
-      SECRET_URL.toUpperCase(),
-    ]);
-    sim.clearRequests();
+    await setOrdersUrl(project, SECRET_URL.toUpperCase());
+    acme.sim.clearRequests();
     const bad = await project.pulumi(["preview"]);
     expect(bad.status).not.toBe(0);
     expect(bad.stdout).toContain(
@@ -65,22 +50,14 @@ describe("hooks from secret stack config (examples/from-config)", () => {
     expect(`${bad.stdout}${bad.stderr}`.toLowerCase()).not.toContain(TOKEN.toLowerCase());
     // The rule and the config path, not a JavaScript stack of the package's frames (review).
     expect(`${bad.stdout}${bad.stderr}`).not.toMatch(/at hooksFromConfig|hooksFromConfig\.[jt]s:\d+/);
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
 
-    await project.ok([
-      "config",
-      "set",
-      "--secret",
-      "--path",
-      "from-config:hooks.order_status_change",
-      SECRET_URL,
-    ]);
+    await setOrdersUrl(project, SECRET_URL);
     await project.ok(["destroy", "--yes", "--skip-preview"]);
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
   });
 
   it("a secret URL given in a program that breaks the rule fails the resource naming it and the rule, not the URL", async () => {
-    sim.reset();
     const project = await OfficialProject.create("secret-url", {
       ...typescriptProjectFiles("secret-url"),
       "index.ts": [
@@ -90,9 +67,7 @@ describe("hooks from secret stack config (examples/from-config)", () => {
         "",
       ].join("\n"),
     });
-    await project.ok(["stack", "init", "dev"]);
-    await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
-    await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    await project.initStack(acme.sim.baseUrl, ACME_KEY);
     const bad = await project.pulumi(["preview"]);
     expect(bad.status).not.toBe(0);
     expect(bad.stdout).toContain(
@@ -104,11 +79,10 @@ describe("hooks from secret stack config (examples/from-config)", () => {
       /WebhookSubscription \(orders\):\n {4}error: WebhookSubscription "orders": url:/,
     );
     expect(bad.stdout).not.toContain("error serializing");
-    expect(sim.requests()).toEqual([]);
+    expect(acme.sim.requests()).toEqual([]);
   });
 
   it("a rule-breaking secret URL fails up, up --exclude and up --target at once (no hang), naming the resource", async () => {
-    sim.reset();
     const badUrl = SECRET_URL.replace("hooks", "Hooks");
     const project = await OfficialProject.create("secret-url-targeted", {
       ...typescriptProjectFiles("secret-url-targeted"),
@@ -120,9 +94,7 @@ describe("hooks from secret stack config (examples/from-config)", () => {
         "",
       ].join("\n"),
     });
-    await project.ok(["stack", "init", "dev"]);
-    await project.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
-    await project.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+    await project.initStack(acme.sim.baseUrl, ACME_KEY);
     const urn = (name: string) =>
       `urn:pulumi:dev::secret-url-targeted::pulumi-nodejs:dynamic/shipping:WebhookSubscription::${name}`;
     for (const args of [
@@ -141,6 +113,6 @@ describe("hooks from secret stack config (examples/from-config)", () => {
       // A hang ends only at the engine's own deadline, minutes later.
       expect(Date.now() - started, args.join(" ")).toBeLessThan(60_000);
     }
-    expect(sim.subscriptions("acme").filter((s) => s.hook === "order_status_change")).toEqual([]);
+    expect(acme.sim.subscriptions("acme").filter((s) => s.hook === "order_status_change")).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import {
   type Declaration,
   declarationsProgram,
@@ -14,13 +14,10 @@ import {
   stackIn,
   stateResources,
 } from "../support/engine";
-import { ACME_KEY, acmeStackConfig, leaksOf, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, acmeStackConfig, leaksOf } from "../support/shops";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(() => sim.close());
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
 
 const pulumiBinary = () => dist.pulumiCli.requirePulumiCli().binary;
 
@@ -62,9 +59,8 @@ async function fullLifecycle(
 
 describe("the API key in state and output", () => {
   it("set with config --secret: 0 bytes at rest, in a plain export, in __provider, or in output", async () => {
-    sim.reset();
     const box = sandbox("secret-config");
-    const run = await fullLifecycle(box, acmeStackConfig(sim.baseUrl));
+    const run = await fullLifecycle(box, acmeStackConfig(acme.sim.baseUrl));
     const atRest = filesUnder(box.backendDir).concat(filesUnder(box.workDir));
     expect(
       atRest.filter((f) => f.path.includes("history") || f.path.includes(".bak")).length,
@@ -84,11 +80,10 @@ describe("the API key in state and output", () => {
   });
 
   it("given by environment variable: appears nowhere at all, --show-secrets included", async () => {
-    sim.reset();
     const box = sandbox("secret-env");
     const run = await fullLifecycle(
       box,
-      { "shipping:baseUrl": { value: sim.baseUrl } },
+      { "shipping:baseUrl": { value: acme.sim.baseUrl } },
       { SHIPPING_API_KEY: ACME_KEY },
     );
     for (const text of [

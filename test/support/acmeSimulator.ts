@@ -7,6 +7,8 @@ import { ACME_KEY, TEST_SHOPS } from "./shops";
 export interface AcmeSimulator {
   readonly sim: RunningSimulator;
   readonly config: Record<string, string>;
+  /** The simulator with `switches` laid over the file's for the calling test (set back before the next). */
+  withSwitches(switches: Partial<Switches>): RunningSimulator;
 }
 
 /** What a test file's simulator differs in from the default one. */
@@ -43,6 +45,10 @@ export function useAcmeSimulator(options: AcmeSimulatorOptions = {}): AcmeSimula
     },
     get config() {
       return { "shipping:apiKey": ACME_KEY, "shipping:baseUrl": started().baseUrl };
+    },
+    withSwitches(patch) {
+      started().setSwitches(patch);
+      return started();
     },
   };
 }

@@ -138,6 +138,13 @@ export class OfficialProject {
     return run;
   }
 
+  /** `pulumi stack init dev`, then the stack's `shipping:baseUrl` and, as a secret, its `shipping:apiKey`. */
+  async initStack(baseUrl: string, apiKey: string): Promise<void> {
+    await this.ok(["stack", "init", "dev"]);
+    await this.ok(["config", "set", "shipping:baseUrl", baseUrl]);
+    await this.ok(["config", "set", "--secret", "shipping:apiKey", apiKey]);
+  }
+
   /** The stack's resources as `pulumi stack export` prints them (secrets stay encrypted). */
   async resources(): Promise<StateResource[]> {
     const run = await this.ok(["stack", "export"]);

@@ -1,10 +1,20 @@
 /** Engine-test scenarios: simulators closed after each test, and stacks whose declarations a test edits. */
-import type { RunningSimulator } from "../../simulator";
+import { afterEach } from "vitest";
+import { type RunningSimulator, type Switches, startSimulator } from "../../simulator";
 import { type Declaration, declarationsProgram, OutputLog, sandbox, stackIn } from "./engine";
-import { acmeStackConfig } from "./shops";
+import { acmeStackConfig, TEST_SHOPS } from "./shops";
+
+const running: RunningSimulator[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
 
 /** A simulator of the test shops (acme: shop_id 1, two read-write keys; globex: shop_id 2), closed after the test. */
-export { service as simulator } from "./services";
+export async function simulator(switches: Partial<Switches> = {}): Promise<RunningSimulator> {
+  const sim = await startSimulator({ shops: TEST_SHOPS, switches });
+  running.push(sim);
+  return sim;
+}
 
 /** A stack of acme on `sim` (file backend, real CLI) whose declarations the test edits between runs. */
 export async function scenario(sim: RunningSimulator, declared: Declaration[], name = "scenario") {

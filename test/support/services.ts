@@ -1,11 +1,13 @@
 /**
- * Simulated services for the integration tests of the ownership rule: a simulator of the test shops per call,
- * closed after the test, the stack configuration that reaches one of its shops, and what it was asked to write.
+ * Simulated services for the integration tests of the ownership rule: acme's stack on the file's simulator
+ * (`useAcmeSimulator`, test/support/acmeSimulator.ts), the stack configuration that reaches one of its shops,
+ * and what it was asked to write.
  */
-import { afterEach, expect } from "vitest";
-import { type RunningSimulator, type SimulatorOptions, type Switches, startSimulator } from "../../simulator";
+import { expect } from "vitest";
+import type { RunningSimulator, Switches } from "../../simulator";
+import type { AcmeSimulator } from "./acmeSimulator";
 import { type Config, type Declaration, Stack } from "./engineOrder";
-import { ACME_KEY, TEST_SHOPS } from "./shops";
+import { ACME_KEY } from "./shops";
 
 export const ORDERS = "order_status_change";
 export const SHIPMENTS = "shipment_status_change";
@@ -13,24 +15,23 @@ export const LABELS = "shipment_label_created";
 
 export { ACME_SHOP_ID, GLOBEX_SHOP_ID } from "./shops";
 
-const running: RunningSimulator[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.close()));
-});
+/** A program of the three hooks, one resource each, at hooks.example.com. */
+export const THREE_HOOKS: readonly Declaration[] = [
+  { name: "shipments", hook: SHIPMENTS, url: "https://hooks.example.com/s" },
+  { name: "labels", hook: LABELS, url: "https://hooks.example.com/l" },
+  { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" },
+];
 
-/** A simulator of the test shops (acme: two read-write keys; globex), closed after the test. */
-export async function service(
+/**
+ * The file's simulator with `switches` for this test, and acme's stack on it with `declared` deployed by an
+ * `up` that succeeded.
+ */
+export async function deployed(
+  acme: AcmeSimulator,
+  declared: readonly Declaration[],
   switches: Partial<Switches> = {},
-  options: Omit<SimulatorOptions, "shops" | "switches"> = {},
-): Promise<RunningSimulator> {
-  const sim = await startSimulator({ shops: TEST_SHOPS, switches, ...options });
-  running.push(sim);
-  return sim;
-}
-
-/** A {@link service} with `switches`, and acme's stack on it with `declared` deployed by an `up` that succeeded. */
-export async function deployed(declared: Declaration[], switches: Partial<Switches> = {}) {
-  const sim = await service(switches);
+) {
+  const sim = acme.withSwitches(switches);
   const stack = new Stack(configOf(sim));
   expect((await stack.up(declared)).ok).toBe(true);
   return { sim, stack };
@@ -59,6 +60,14 @@ export function writes(sim: RunningSimulator): string[] {
     .requests()
     .filter((r) => r.method !== "GET")
     .map((r) => `${r.method} ${r.status}`);
+}
+
+/** The hooks `shop` has subscriptions of, sorted. */
+export function hooksIn(sim: RunningSimulator, shop: string): string[] {
+  return sim
+    .subscriptions(shop)
+    .map((s) => s.hook)
+    .sort();
 }
 
 /** Both shops' subscriptions. */

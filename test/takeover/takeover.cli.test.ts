@@ -45,9 +45,7 @@ async function project(name: string, source: string): Promise<OfficialProject> {
     ...typescriptProjectFiles(name),
     "index.ts": source,
   });
-  await created.ok(["stack", "init", "dev"]);
-  await created.ok(["config", "set", "shipping:baseUrl", sim.baseUrl]);
-  await created.ok(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
+  await created.initStack(sim.baseUrl, ACME_KEY);
   return created;
 }
 

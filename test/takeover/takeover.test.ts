@@ -6,10 +6,14 @@
  * take-over keeps the id) leaves it. Run in the engine's order of calls (test/support/engineOrder.ts).
  */
 import { describe, expect, it } from "vitest";
+import type { RunningSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, Stack } from "../support/engineOrder";
 import { outOfBand } from "../support/outOfBand";
-import { configOf, deployed, LABELS, ORDERS, SHIPMENTS, service, shops } from "../support/services";
+import { configOf, deployed, hooksIn, LABELS, ORDERS, SHIPMENTS, shops } from "../support/services";
 import { ACME_KEY, ACME_SECOND_KEY } from "../support/shops";
+
+const acme = useAcmeSimulator();
 
 const ORDERS_DECLARED: Declaration = { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" };
 const THREE: readonly Declaration[] = [
@@ -25,7 +29,7 @@ describe("a create takes over the live subscription of its hook", () => {
   ] as const)(
     "refuses a subscription that existed before the stack, declared %s; takeOver takes it over and records it",
     async (_, declared) => {
-      const sim = await service();
+      const sim = acme.sim;
       const [oldId] = await outOfBand(sim.baseUrl, ACME_KEY, (api) =>
         api.create([{ hook: ORDERS, url: "https://legacy.example.com/o" }]),
       );
@@ -58,7 +62,7 @@ describe("a create takes over the live subscription of its hook", () => {
   );
 
   it("keep-id: destroy --refresh of the stack whose hook another stack took over leaves the other's subscription", async () => {
-    const sim = await service({ overwrite: "keep-id" });
+    const sim = acme.withSwitches({ overwrite: "keep-id" });
     const one = new Stack(configOf(sim));
     const two = new Stack(configOf(sim));
     expect((await one.up([{ name: "orders", hook: ORDERS, url: "https://one.example.com/o" }])).ok).toBe(
@@ -73,25 +77,33 @@ describe("a create takes over the live subscription of its hook", () => {
   });
 });
 
+/**
+ * `up --continue-on-error` of `program`, which moves the orders hook away from the resource `orders`, while
+ * every POST fails: it fails, and orders' delete leaves its subscription live and recorded.
+ */
+async function expectKeptWhilePostsFail(sim: RunningSimulator, stack: Stack, program: Declaration[]) {
+  const live = sim.subscriptions("acme");
+  sim.addFault({ kind: "status", status: 500, method: "POST", count: 20 });
+  const up = await stack.up(program, { continueOnError: true });
+  sim.clearFaults();
+  expect(up.ok).toBe(false);
+  expect(up.errors.join("\n")).toMatch(/orders: not deleting subscription \d+ \(order_status_change\)/);
+  expect(sim.subscriptions("acme")).toEqual(live);
+  expect(stack.recorded()).toEqual(live);
+}
+
 describe("up --continue-on-error never unsubscribes a hook the program declares", () => {
   it.each(["new-id", "keep-id"] as const)(
     "%s: a rename without an alias (URL changed, takeOver) whose POST fails keeps the old one's subscription live and recorded",
     async (overwrite) => {
-      const { sim, stack } = await deployed([ORDERS_DECLARED], { overwrite });
-      const live = sim.subscriptions("acme");
-      sim.addFault({ kind: "status", status: 500, method: "POST", count: 20 });
+      const { sim, stack } = await deployed(acme, [ORDERS_DECLARED], { overwrite });
       const renamed = {
         ...ORDERS_DECLARED,
         name: "orders-renamed",
         url: "https://hooks.example.com/o2",
         takeOver: true,
       };
-      const up = await stack.up([renamed], { continueOnError: true });
-      sim.clearFaults();
-      expect(up.ok).toBe(false);
-      expect(up.errors.join("\n")).toMatch(/orders: not deleting subscription \d+ \(order_status_change\)/);
-      expect(sim.subscriptions("acme")).toEqual(live);
-      expect(stack.recorded()).toEqual(live);
+      await expectKeptWhilePostsFail(sim, stack, [renamed]);
       // The service answering again, the next up finishes the move.
       expect((await stack.up([renamed])).ok).toBe(true);
       expect(sim.subscriptions("acme").map((s) => s.url)).toEqual(["https://hooks.example.com/o2"]);
@@ -102,7 +114,7 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
   it.each(["new-id", "keep-id"] as const)(
     "%s: a rename without an alias keeping hook and URL, whose create fails, is a documented limit: the old one's delete runs, and the next up subscribes the hook again",
     async (overwrite) => {
-      const sim = await service({ overwrite });
+      const sim = acme.withSwitches({ overwrite });
       const stack = new Stack(configOf(sim));
       expect((await stack.up([ORDERS_DECLARED])).ok).toBe(true);
       // The new resource's check and create cannot list the shop; the service answers again for the delete.
@@ -123,13 +135,11 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
   it.each(["new-id", "keep-id"] as const)(
     "%s: a hook moved to another key of the same shop, whose POST fails, keeps the old one's subscription live and recorded",
     async (overwrite) => {
-      const sim = await service({ overwrite });
+      const sim = acme.withSwitches({ overwrite });
       const stack = new Stack(
         configOf(sim, ACME_KEY, { "shipping:shops": shops({ second: { apiKey: ACME_SECOND_KEY } }) }),
       );
       expect((await stack.up([ORDERS_DECLARED])).ok).toBe(true);
-      const live = sim.subscriptions("acme");
-      sim.addFault({ kind: "status", status: 500, method: "POST", count: 20 });
       const moved = {
         name: "orders-moved",
         hook: ORDERS,
@@ -137,25 +147,15 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
         shop: "second",
         takeOver: true,
       };
-      const up = await stack.up([moved], { continueOnError: true });
-      sim.clearFaults();
-      expect(up.ok).toBe(false);
-      expect(up.errors.join("\n")).toMatch(/orders: not deleting subscription \d+ \(order_status_change\)/);
-      expect(sim.subscriptions("acme")).toEqual(live);
-      expect(stack.recorded()).toEqual(live);
+      await expectKeptWhilePostsFail(sim, stack, [moved]);
     },
   );
 
   it.each(["new-id", "keep-id"] as const)(
     "%s: a hook handed from one resource to a new one whose POST fails stays subscribed; the next up needs takeOver",
     async (overwrite) => {
-      const sim = await service({ overwrite });
+      const sim = acme.withSwitches({ overwrite });
       const stack = new Stack(configOf(sim));
-      const liveHooks = () =>
-        sim
-          .subscriptions("acme")
-          .map((s) => s.hook)
-          .sort();
       const a = { name: "a", hook: ORDERS, url: "https://hooks.example.com/a" };
       expect((await stack.up([a])).ok).toBe(true);
       const moved = { ...a, hook: LABELS };
@@ -165,14 +165,14 @@ describe("up --continue-on-error never unsubscribes a hook the program declares"
       const up = await stack.up([moved, b], { continueOnError: true, parallel: 1 });
       sim.clearFaults();
       expect(up.ok).toBe(false);
-      expect(liveHooks()).toEqual([ORDERS, LABELS].sort());
+      expect(hooksIn(sim, "acme")).toEqual([ORDERS, LABELS].sort());
       // What a's old half left is no resource's now (docs/safety.md): b is refused until it opts in, and the
       // hook stays subscribed meanwhile.
       const next = await stack.up([moved, b]);
       expect(next.errors.join("\n")).toMatch(
         /^b: hook: .*already has subscription \d+, which calls another URL/,
       );
-      expect(liveHooks()).toEqual([ORDERS, LABELS].sort());
+      expect(hooksIn(sim, "acme")).toEqual([ORDERS, LABELS].sort());
       expect((await stack.up([moved, { ...b, takeOver: true }])).ok).toBe(true);
       expect(
         sim

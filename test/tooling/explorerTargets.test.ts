@@ -108,6 +108,7 @@ describe("the explorer's faults between a write and its read-back", () => {
   };
 
   beforeAll(async () => {
+    // By hand, not the fixture: the explorer's own services (its shops, switches and fault names) are under test.
     services = await Services.start();
   });
   afterEach(() => services.clearFaults());

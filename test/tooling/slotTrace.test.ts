@@ -10,20 +10,18 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRACE_FILE_VARIABLE, type TraceLine } from "../../provider/operations/trace";
 import { parseTrace, percentile, summariseTrace, traceTable } from "../../scripts/bench/slotTrace";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { freshProvider, type ProviderRuntime } from "../support/provider";
-import { ACME_KEY, GLOBEX_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, GLOBEX_KEY, leaksOf } from "../support/shops";
 
 const HOOKS = ["order_status_change", "shipment_status_change", "shipment_label_created"];
 
-let sim: RunningSimulator;
+const acme = useAcmeSimulator();
 let dir: string;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "slot-trace-"));
 });
-afterAll(async () => {
-  await sim.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -44,7 +42,7 @@ async function lifecycle(provider: () => Promise<ProviderRuntime>, urlBase: stri
   return inputs.length * 5;
 }
 
-const config = (key: string) => ({ "shipping:baseUrl": sim.baseUrl, "shipping:apiKey": key });
+const config = (key: string) => ({ "shipping:baseUrl": acme.sim.baseUrl, "shipping:apiKey": key });
 
 describe("the slot-time trace", () => {
   it("writes a line per engine call whose phases add up to its time, with no key, URL, shop or hook", async () => {
@@ -56,8 +54,8 @@ describe("the slot-time trace", () => {
       lifecycle(traced, "https://hooks.example.com/traced"),
       lifecycle(untraced, "https://hooks.example.com/untraced"),
     ]);
-    expect(sim.subscriptions("acme")).toEqual([]);
-    expect(sim.subscriptions("globex")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("globex")).toEqual([]);
 
     const text = readFileSync(file, "utf8");
     const lines: TraceLine[] = parseTrace(text);
@@ -88,7 +86,7 @@ describe("the slot-time trace", () => {
 
     expect(leaksOf(ACME_KEY, text)).toEqual([]);
     for (const never of [
-      sim.baseUrl,
+      acme.sim.baseUrl,
       "127.0.0.1",
       "localhost",
       "https://",
@@ -103,7 +101,7 @@ describe("the slot-time trace", () => {
     const { [TRACE_FILE_VARIABLE]: _unset, ...env } = process.env;
     const before = new Set(readdirSync(dir));
     await lifecycle(() => freshProvider(config(ACME_KEY), env), "https://hooks.example.com/quiet");
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
     expect(new Set(readdirSync(dir))).toEqual(before);
   });
 
