@@ -249,7 +249,8 @@ function parse(argv: string[]) {
   });
 }
 
-const CLI_OPTIONS = {
+/** The flags of the simulator command (not of trigger, resend, deliveries, switches), for parseArgs. */
+export const CLI_OPTIONS = {
   port: { type: "string" },
   host: { type: "string" },
   expose: { type: "boolean" },
