@@ -11,13 +11,13 @@ import { HOOKS, type Hook } from "../contract/hooks";
 import { choice, integerFlag, negativeValuesJoined, UsageError, usageErrorsOf } from "./cli-args";
 import { overFixture, readFixture } from "./cli-fixture";
 import { CLI_RETRY_SETTINGS, parseRetryAfter, retryDelayMs, shouldRetry } from "./cli-retry";
+import { setAssignments } from "./cli-set";
 import { shownDuration, type WaitSwitches, worstCaseMs } from "./cli-wait";
 import { CONTROL_PREFIX, DEFAULT_CLI_PORT, MAX_EVENT_COUNT } from "./constants";
 import { formatAttempt } from "./delivery-format";
 import { DELIVERY_ORDERS, MAX_EVENT_DELAY_MS } from "./delivery-order";
 import type { EmittedSummary } from "./delivery-types";
 import { MAX_ORDER_SEED } from "./event-schema";
-import { setOwn } from "./records";
 
 /** Environment variable naming the simulator's base URL. */
 export const URL_ENV = "SHIPPING_SIM_URL";
@@ -48,46 +48,6 @@ export interface ClientCommand {
   setFlags?: string[];
   /** Longest the simulator holds the event before its first delivery (`--delay-ms`), for the wait. */
   delayMs?: number;
-}
-
-/**
- * The repeated `--set name=value` of a client command (`trigger`; `switches` in cli-inspect.ts) as an object, each value as JSON when it parses (`5`,
- * `true`), else as text (`5xx`, `3SABC123`). Every name becomes an own property (`__proto__` included, for the
- * simulator to refuse); an item without a name is a UsageError quoting `form`, e.g. "name=value, e.g. --set
- * deliveryAttempts=5".
- */
-export function setAssignments(items: readonly string[] | undefined, form: string): Record<string, unknown> {
-  const assigned: Record<string, unknown> = {};
-  for (const text of items ?? []) {
-    const eq = text.indexOf("=");
-    if (eq <= 0) throw new UsageError(`--set takes ${form} (got "${text}")`);
-    const raw = text.slice(eq + 1);
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      value = raw;
-    }
-    const name = text.slice(0, eq);
-    const lost = digitsLost(raw, value);
-    if (lost !== undefined)
-      throw new UsageError(
-        `--set ${text}: ${lost}; give at most ${Number.MAX_SAFE_INTEGER}, or send the digits as a string: --set '${name}="${raw}"'`,
-      );
-    setOwn(assigned, name, value);
-  }
-  return assigned;
-}
-
-/**
- * Why the JSON number `raw` would be sent as another number (an integer beyond 2^53: JSON.parse keeps 53 bits,
- * so 9007199254740993 becomes 9007199254740992), or undefined when it is sent as written.
- */
-export function digitsLost(raw: string, value: unknown): string | undefined {
-  if (typeof value !== "number" || !/^\s*-?\d+\s*$/.test(raw) || Number.isSafeInteger(value))
-    return undefined;
-  if (BigInt(raw.trim()) === BigInt(value)) return undefined;
-  return `${raw.trim()} is an integer beyond 2^53, which a JSON number here holds only as ${BigInt(value)}: it would be sent as that other number`;
 }
 
 /** The simulator's origin from `--url`, else SHIPPING_SIM_URL, else DEFAULT_SIM_URL; UsageError when unusable. */

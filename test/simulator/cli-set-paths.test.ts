@@ -4,8 +4,8 @@
  * fix; an integer the JSON number would change (beyond 2^53) is refused before anything is sent.
  */
 import { describe, expect, it } from "vitest";
+import { digitsLost } from "../../simulator/cli-set";
 import {
-  digitsLost,
   EXIT_ACCEPTED,
   EXIT_INVALID_EVENT,
   parseClientCommand,
