@@ -6,16 +6,30 @@
  */
 import type { IncomingMessage } from "node:http";
 import { authenticate, type Identity, type KeyRing, schemeWord } from "./auth";
-import { DEFAULT_BODY_LIMIT_BYTES, REQUIRED_USER_AGENT, SERVICE_TITLE, SIM_ACCOUNT_ID } from "./constants";
+import {
+  DEFAULT_BODY_LIMIT_BYTES,
+  LOG_BODY_MAX_CHARS,
+  REQUIRED_USER_AGENT,
+  SCANNED_BODY_MIN_CHARS,
+  SERVICE_TITLE,
+  SIM_ACCOUNT_ID,
+} from "./constants";
 import { ApiError, decodeUtf8Body, ERROR_CODES, parseJsonBody } from "./errors";
 import { type Answer, contentEncodingProblem, readBody } from "./http-util";
+import { isJsonText, parsedStart } from "./json-scan";
 import { describeValue } from "./json-text";
 import { type RateLimiter, rateLimitSettings } from "./rate-limit";
 import type { RequestLog } from "./request-log";
 import { allowedMethods, type Route, route } from "./router";
 import type { SubscriptionStore } from "./store";
 import type { RequestLogEntry, Subscription, Switches } from "./types";
-import { acceptsJson, isJsonContentType, parseIdList, validateCreateBody } from "./validation";
+import {
+  acceptsJson,
+  isJsonContentType,
+  parseIdList,
+  validateCreateBody,
+  validateCreateText,
+} from "./validation";
 
 /** What the API handler needs from the simulator. */
 export interface ApiDeps {
@@ -95,7 +109,26 @@ function checkRateLimit(deps: ApiDeps, identity: Identity, method: string): void
   );
 }
 
-async function readJsonBody(deps: ApiDeps, req: IncomingMessage, entry: RequestLogEntry): Promise<unknown> {
+/** A POST body as read: parsed whole, or (a large one) its JSON text, checked, to be read an item at a time. */
+type ReadBody = { value: unknown; text?: undefined } | { text: string };
+
+/**
+ * The body as JSON: a large body that is valid JSON stays text (validateCreateText reads its items one at a
+ * time, the request log gets its start), any other is parsed whole (a malformed one gets JSON.parse's 400).
+ */
+function parsedBody(deps: ApiDeps, entry: RequestLogEntry, text: string, bytes: number): ReadBody {
+  if (text.length >= SCANNED_BODY_MIN_CHARS && isJsonText(text)) {
+    const whole = { start: 0, end: text.length };
+    const { value, cut } = parsedStart(text, whole, LOG_BODY_MAX_CHARS + 1);
+    deps.log.recordBody(entry, value, bytes, deps.ring, cut);
+    return { text };
+  }
+  const value = parseJsonBody(text);
+  deps.log.recordBody(entry, value, bytes, deps.ring);
+  return { value };
+}
+
+async function readJsonBody(deps: ApiDeps, req: IncomingMessage, entry: RequestLogEntry): Promise<ReadBody> {
   if (!isJsonContentType(req.headers["content-type"])) {
     throw generic(
       415,
@@ -115,9 +148,7 @@ async function readJsonBody(deps: ApiDeps, req: IncomingMessage, entry: RequestL
     const headers: Record<string, string> = result.drained ? {} : { connection: "close" };
     throw generic(413, "Payload too large", `the body exceeds ${DEFAULT_BODY_LIMIT_BYTES} bytes`, headers);
   }
-  const body = parseJsonBody(decodeUtf8Body(result.bytes));
-  deps.log.recordBody(entry, body, result.bytes.length, deps.ring);
-  return body;
+  return parsedBody(deps, entry, decodeUtf8Body(result.bytes), result.bytes.length);
 }
 
 function listed(deps: ApiDeps, shop: string, subs: Subscription[]): Record<string, unknown>[] {
@@ -152,7 +183,7 @@ async function create(
 ): Promise<Answer> {
   const body = await readJsonBody(deps, req, entry);
   await hold();
-  const items = validateCreateBody(body);
+  const items = body.text === undefined ? validateCreateBody(body.value) : validateCreateText(body.text);
   const ids = deps.store.create(shop, items, deps.switches().overwrite);
   await deps.persist();
   return { status: 200, body: { data: { ids: ids.map((id) => ({ id })) } } };

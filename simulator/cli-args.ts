@@ -14,8 +14,10 @@ import type { SimulatorOptions, Switches } from "./types";
 
 /** Usage text printed by --help and after a flag error. */
 export const USAGE = `Usage: shipping-api-sim [options]
-       shipping-api-sim trigger <hook> [--shop NAME] [--set field=value ...] [--unset field ...] [--count N]
-                                [--sender-key KEY] [--fixture FILE] [--url URL]
+       shipping-api-sim trigger <hook> [--shop NAME] [--set field=value ...] [--set a.b=value ...]
+                                [--unset field ...] [--count N] [--sender-key KEY] [--fixture FILE]
+                                [--delay-ms MS] [--order in-order|reverse|shuffled] [--order-seed N]
+                                [--url URL]
        shipping-api-sim resend <delivery id> [--url URL]
        shipping-api-sim deliveries [--hook HOOK] [--shop NAME] [--status RESULT|CODE] [--since 10m|DATE] [--url URL]
        shipping-api-sim switches [--set name=value ...] [--url URL]
@@ -247,7 +249,8 @@ function parse(argv: string[]) {
   });
 }
 
-const CLI_OPTIONS = {
+/** The flags of the simulator command (not of trigger, resend, deliveries, switches), for parseArgs. */
+export const CLI_OPTIONS = {
   port: { type: "string" },
   host: { type: "string" },
   expose: { type: "boolean" },

@@ -8,14 +8,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { Agent, fetch } from "undici";
 import { HOOKS, type Hook } from "../contract/hooks";
-import { integerFlag, negativeValuesJoined, UsageError, usageErrorsOf } from "./cli-args";
+import { choice, integerFlag, negativeValuesJoined, UsageError, usageErrorsOf } from "./cli-args";
 import { overFixture, readFixture } from "./cli-fixture";
 import { CLI_RETRY_SETTINGS, parseRetryAfter, retryDelayMs, shouldRetry } from "./cli-retry";
+import { setAssignments } from "./cli-set";
 import { shownDuration, type WaitSwitches, worstCaseMs } from "./cli-wait";
 import { CONTROL_PREFIX, DEFAULT_CLI_PORT, MAX_EVENT_COUNT } from "./constants";
 import { formatAttempt } from "./delivery-format";
+import { DELIVERY_ORDERS, MAX_EVENT_DELAY_MS } from "./delivery-order";
 import type { EmittedSummary } from "./delivery-types";
-import { setOwn } from "./records";
+import { MAX_ORDER_SEED } from "./event-schema";
 
 /** Environment variable naming the simulator's base URL. */
 export const URL_ENV = "SHIPPING_SIM_URL";
@@ -42,29 +44,10 @@ export interface ClientCommand {
   what: "event" | "resend";
   /** Events sent (the event's count; 1 for a resend), for the wait. */
   events: number;
-}
-
-/**
- * The repeated `--set name=value` of a client command (`trigger`; `switches` in cli-inspect.ts) as an object, each value as JSON when it parses (`5`,
- * `true`), else as text (`5xx`, `3SABC123`). Every name becomes an own property (`__proto__` included, for the
- * simulator to refuse); an item without a name is a UsageError quoting `form`, e.g. "name=value, e.g. --set
- * deliveryAttempts=5".
- */
-export function setAssignments(items: readonly string[] | undefined, form: string): Record<string, unknown> {
-  const assigned: Record<string, unknown> = {};
-  for (const text of items ?? []) {
-    const eq = text.indexOf("=");
-    if (eq <= 0) throw new UsageError(`--set takes ${form} (got "${text}")`);
-    const raw = text.slice(eq + 1);
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      value = raw;
-    }
-    setOwn(assigned, text.slice(0, eq), value);
-  }
-  return assigned;
+  /** The `--set name=value` items given, to name the flag when the simulator refuses one of them. */
+  setFlags?: string[];
+  /** Longest the simulator holds the event before its first delivery (`--delay-ms`), for the wait. */
+  delayMs?: number;
 }
 
 /** The simulator's origin from `--url`, else SHIPPING_SIM_URL, else DEFAULT_SIM_URL; UsageError when unusable. */
@@ -97,6 +80,9 @@ const TRIGGER_OPTIONS = {
   url: { type: "string" },
   "sender-key": { type: "string" },
   fixture: { type: "string" },
+  "delay-ms": { type: "string" },
+  order: { type: "string" },
+  "order-seed": { type: "string" },
 } as const;
 
 function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
@@ -122,6 +108,12 @@ function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
   if (Object.keys(set).length > 0) event.set = set;
   if (values.unset !== undefined) event.unset = values.unset;
   if (values["sender-key"] !== undefined) event.senderKey = values["sender-key"];
+  const delayMs = integerFlag("delay-ms", values["delay-ms"], 0, MAX_EVENT_DELAY_MS);
+  if (delayMs !== undefined) event.delayMs = delayMs;
+  const order = choice("order", values.order, DELIVERY_ORDERS);
+  if (order !== undefined) event.order = order;
+  const orderSeed = integerFlag("order-seed", values["order-seed"], 0, MAX_ORDER_SEED);
+  if (orderSeed !== undefined) event.orderSeed = orderSeed;
   const body = fixture === undefined ? event : overFixture(fixture, event);
   return {
     baseUrl: baseUrl(values.url, env),
@@ -129,6 +121,8 @@ function triggerCommand(argv: string[], env: NodeJS.ProcessEnv): ClientCommand {
     body,
     what: "event",
     events: typeof body.count === "number" ? Math.min(MAX_EVENT_COUNT, Math.max(1, body.count)) : 1,
+    setFlags: values.set ?? [],
+    delayMs: typeof body.delayMs === "number" ? Math.min(MAX_EVENT_DELAY_MS, Math.max(0, body.delayMs)) : 0,
   };
 }
 
@@ -227,7 +221,7 @@ export async function runClientCommand(
       signal: AbortSignal.timeout(SWITCHES_TIMEOUT_MS),
     });
     const switches = (await res.json()) as WaitSwitches;
-    wait = waitMs ?? worstCaseMs(switches, command.events, command.what === "event");
+    wait = waitMs ?? worstCaseMs(switches, command.events, command.what === "event") + (command.delayMs ?? 0);
   } catch (error) {
     return unreachable(error);
   }
@@ -244,7 +238,12 @@ export async function runClientCommand(
   }
   const body = answer as Partial<EmittedSummary> & { reason?: string; errors?: Array<{ message?: string }> };
   if (status !== 200) {
-    print(`not sent: ${body.errors?.[0]?.message ?? `the simulator answered ${status}`}`);
+    const message = body.errors?.[0]?.message ?? `the simulator answered ${status}`;
+    print(`not sent: ${message}`);
+    const flag = command.setFlags?.find((item) =>
+      message.includes(`set.${item.slice(0, item.indexOf("="))}:`),
+    );
+    if (flag !== undefined) print(`  from the flag --set ${flag}: change or drop it`);
     return status === 422 ? EXIT_INVALID_EVENT : EXIT_NOT_ACCEPTED;
   }
   if (body.delivered !== true) {

@@ -130,6 +130,13 @@ const ROUTES: Record<string, Record<string, Handler>> = {
   deliveries: { GET: (t) => ok(new JsonChunks(t.deliveryChunks())) },
 };
 
+/** Every control endpoint as "METHOD /__sim/name" (HEAD left out: it follows GET), for docs and tests. */
+export function controlEndpoints(): string[] {
+  return Object.entries(ROUTES).flatMap(([name, methods]) =>
+    Object.keys(methods).map((method) => `${method} ${CONTROL_PREFIX}${name}`),
+  );
+}
+
 /** Methods a route takes: its own, and HEAD wherever it has GET (RFC 9110 9.3.2). */
 function allowed(methods: Record<string, Handler>): string[] {
   const names = Object.keys(methods);

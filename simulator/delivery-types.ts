@@ -3,7 +3,10 @@ import type { Hook } from "../contract/hooks";
 
 /** Payload fields to set (any JSON value) or leave out, applied to every event after the fixture is built. */
 export interface PayloadOverrides {
-  /** Fields to set, by their name on the wire (`barcode`, `order_id`, even `event`); at most 32. */
+  /**
+   * Fields to set, by their name on the wire (`barcode`, `order_id`, even `event`), or paths into them
+   * (`meta.source`, `lines.0.sku`: set-path.ts); at most 32.
+   */
   set?: Record<string, unknown>;
   /** Fields to leave out, by their name on the wire. */
   unset?: string[];
@@ -23,6 +26,18 @@ interface EventCommon extends PayloadOverrides {
    * the receiver refuses it. Redacted in the delivery log like the shop's key.
    */
   senderKey?: string;
+  /**
+   * Hold the event this long (0-60 000 ms) before its first delivery: an event emitted meanwhile is
+   * delivered first (late delivery). `emit` resolves that much later.
+   */
+  delayMs?: number;
+  /**
+   * The order the event's deliveries go out in (with `count` over `eventsPerDelivery`): `in-order` (default),
+   * `reverse` (last first) or `shuffled` (seeded by `orderSeed`, default 1: the same seed, the same order).
+   */
+  order?: "in-order" | "reverse" | "shuffled";
+  /** Seed of the `shuffled` order, an integer 0-4294967295. */
+  orderSeed?: number;
 }
 
 /**

@@ -5,19 +5,24 @@
  */
 import { z } from "zod";
 import { MAX_EVENT_COUNT, MAX_OVERRIDES } from "./constants";
+import { DELIVERY_ORDERS, MAX_EVENT_DELAY_MS } from "./delivery-order";
 import type { SimEvent } from "./delivery-types";
 import { nestedDeeperThan, stringifyJson } from "./json-text";
 import { EVENT_FIELD_SCHEMAS as F, FIELD_NAME, FIELD_NAME_RULE, ownFieldsMoved, UUID } from "./own-fields";
 import { InvalidInputError, parse, shopName } from "./schemas";
+import { SET_PATH, SET_PATH_RULE } from "./set-path";
 
 /** Deepest nesting of a value an event sets. */
 export const MAX_OVERRIDE_DEPTH = 32;
+/** Largest `orderSeed` (a 32-bit unsigned integer). */
+export const MAX_ORDER_SEED = 4_294_967_295;
 /** Longest `senderKey`, in characters. */
 export const MAX_SENDER_KEY_CHARS = 256;
 /** Longest JSON text of one value an event sets, in characters. */
 export const MAX_OVERRIDE_CHARS = 16 * 1024;
 
 const fieldName = z.string().regex(FIELD_NAME, FIELD_NAME_RULE);
+const setName = z.string().regex(SET_PATH, SET_PATH_RULE);
 
 const common = {
   shop: shopName.optional(),
@@ -28,11 +33,19 @@ const common = {
     .max(MAX_EVENT_COUNT, `must be at most ${MAX_EVENT_COUNT}; emit again for more`)
     .optional(),
   set: z
-    .record(fieldName, z.unknown())
+    .record(setName, z.unknown())
     .refine((set) => Object.keys(set).length <= MAX_OVERRIDES, `must set at most ${MAX_OVERRIDES} fields`)
     .optional(),
   unset: z.array(fieldName).max(MAX_OVERRIDES).optional(),
   senderKey: z.string().min(1).max(MAX_SENDER_KEY_CHARS).optional(),
+  delayMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_EVENT_DELAY_MS, `must be at most ${MAX_EVENT_DELAY_MS} (one minute)`)
+    .optional(),
+  order: z.enum(DELIVERY_ORDERS).optional(),
+  orderSeed: z.number().int().min(0).max(MAX_ORDER_SEED).optional(),
 };
 
 const simEvent = z.discriminatedUnion("kind", [

@@ -18,6 +18,7 @@ import {
 } from "./constants";
 import { type AttemptOutcome, deliveryAgent, postOnce } from "./delivery-http";
 import { asDelivery, DeliveryLog, type LoggedDelivery, type Sent } from "./delivery-log";
+import { deliveryOrder } from "./delivery-order";
 import type { AttemptResult, Delivery, DeliverySend, NotDelivered, SimEvent } from "./delivery-types";
 import { eventPayloads, neverNotifies } from "./fixtures";
 import { stringifyJson } from "./json-text";
@@ -91,7 +92,10 @@ export class Deliverer {
     this.#log = new DeliveryLog(deps.logBytes);
   }
 
-  /** Notify the shop's subscriber about `event`; resolves once every delivery is accepted or given up. */
+  /**
+   * Notify the shop's subscriber about `event`; resolves once every delivery is accepted or given up. The
+   * deliveries are held `event.delayMs` first, and go out in `event.order` (delivery-order.ts).
+   */
   async emit(event: SimEvent): Promise<Sent | NotDelivered> {
     const shop = event.shop ?? this.#deps.firstShop;
     const hook: Hook = event.kind;
@@ -133,7 +137,9 @@ export class Deliverer {
     const attempts: LoggedDelivery[] = [];
     const deliveryIds: string[] = [];
     let accepted = true;
-    for (const target of targets) {
+    if (event.delayMs !== undefined && event.delayMs > 0) await this.#wait(event.delayMs);
+    const order = deliveryOrder(targets.length, event.order ?? "in-order", event.orderSeed);
+    for (const target of order.map((i) => targets[i] as Target)) {
       deliveryIds.push(target.id);
       accepted = (await this.#sendWithRetries(target, "event", attempts)) && accepted;
       if (!this.#duplicateDue()) continue;

@@ -7,6 +7,8 @@ import { randomUUID } from "node:crypto";
 import { SIM_ACCOUNT_ID } from "./constants";
 import type { SimEvent } from "./delivery-types";
 import { setOwn } from "./records";
+import { InvalidInputError } from "./schemas";
+import { isPath, setAtPath } from "./set-path";
 import type { Switches } from "./types";
 
 /** Shipment status a `shipment_status_change` gets when the event names none (3: en route, handed to carrier). */
@@ -92,13 +94,26 @@ function basePayloads(event: SimEvent, ctx: FixtureContext): Payload[] {
 
 /**
  * The payloads of `event` (its `count` of them), with the `event` key first when the switch includes it,
- * then the event's `unset` and `set` overrides.
+ * then the event's `unset` and `set` overrides, in order (a path of `set` sets a nested value, set-path.ts;
+ * one that does not fit the payload is an InvalidInputError naming it, the reason and the fix).
  */
 export function eventPayloads(event: SimEvent, ctx: FixtureContext): Payload[] {
   return basePayloads(event, ctx).map((base) => {
     const payload: Payload = ctx.eventField === "included" ? { event: event.kind, ...base } : base;
     for (const name of event.unset ?? []) delete payload[name];
-    for (const [name, value] of Object.entries(event.set ?? {})) setOwn(payload, name, value);
+    for (const [name, given] of Object.entries(event.set ?? {})) {
+      // A copy per payload: a later path changes one event's value, never the others' or the request's.
+      const value = typeof given === "object" && given !== null ? structuredClone(given) : given;
+      if (!isPath(name)) {
+        setOwn(payload, name, value);
+        continue;
+      }
+      const misfit = setAtPath(payload, name, value);
+      if (misfit !== undefined)
+        throw new InvalidInputError(
+          `invalid event: set.${name}: ${misfit} (in ${/^[aeiou]/.test(event.kind) ? "an" : "a"} ${event.kind} payload)`,
+        );
+    }
     return payload;
   });
 }

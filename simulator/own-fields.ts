@@ -11,6 +11,7 @@ import { MAX_LABEL_SHIPMENT_IDS } from "./constants";
 import { describeValue } from "./json-text";
 import { setOwn } from "./records";
 import { InvalidInputError, SHIPMENT_STATUSES } from "./schemas";
+import { isPath, pathSegments, SET_PATH, SET_PATH_RULE } from "./set-path";
 
 const positiveInt = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 /** A UUID, any case. */
@@ -102,19 +103,28 @@ const shown = (value: unknown): string => {
 
 /**
  * `input` with the own fields of its `set` moved to the event (a copy; `input` is not changed). Throws
- * InvalidInputError for a `set` field name that is no field name (`__proto__` included, which would
- * otherwise vanish), an own field of the wrong type or value, or one given both ways. Anything that is not
+ * InvalidInputError for a `set` name that is no field name or path (`__proto__` included, which would
+ * otherwise vanish), an own field of the wrong type or value, one given both ways, or a path into one
+ * (`shipment_ids.0`: an own field is set whole). Anything that is not
  * an event with a known kind and a `set` object is answered as is (the schema refuses it).
  */
 export function ownFieldsMoved(input: unknown): unknown {
   if (!isRecord(input) || !isRecord(input.set)) return input;
   const set = input.set;
   for (const name of Object.keys(set)) {
-    if (!FIELD_NAME.test(name))
-      throw new InvalidInputError(`invalid event: set.${name.slice(0, 64)}: ${FIELD_NAME_RULE}`);
+    if (!SET_PATH.test(name))
+      throw new InvalidInputError(`invalid event: set.${name.slice(0, 64)}: ${SET_PATH_RULE}`);
   }
   const kind = input.kind;
   const own = typeof kind === "string" && Object.hasOwn(OWN_FIELDS, kind) ? OWN_FIELDS[kind as Hook] : {};
+  for (const name of Object.keys(set).filter(isPath)) {
+    const first = pathSegments(name)[0] as string;
+    const spec = Object.hasOwn(own, first) ? own[first] : undefined;
+    if (spec !== undefined)
+      throw new InvalidInputError(
+        `invalid event: set.${name}: ${first} is the event's own field, checked as a whole (${spec.rule}); set it whole, e.g. ${first}=${spec.example}`,
+      );
+  }
   const moved: Record<string, unknown> = { ...input };
   const rest: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(set)) {

@@ -125,9 +125,10 @@ export class RequestLog {
   /**
    * Record the parsed JSON body of `entry` (of `sizeBytes` bytes on the wire), scrubbed of credentials. A
    * body whose JSON text exceeds LOG_BODY_MAX_CHARS is kept as a preview of its first
-   * LOG_BODY_PREVIEW_CHARS characters, with `bodyTruncated: true`.
+   * LOG_BODY_PREVIEW_CHARS characters, with `bodyTruncated: true`; so is a body `cut` says is only the
+   * start of what was sent (json-scan.ts `parsedStart`, for a large body never built whole).
    */
-  recordBody(entry: RequestLogEntry, body: unknown, sizeBytes: number, ring: KeyRing): void {
+  recordBody(entry: RequestLogEntry, body: unknown, sizeBytes: number, ring: KeyRing, cut = false): void {
     const slot = this.#byEntry.get(entry);
     entry.bodyBytes = sizeBytes;
     if (slot === undefined || !this.#queue.holds(slot)) return; // already dropped from the log
@@ -135,7 +136,7 @@ export class RequestLog {
     const scrubStart = (s: string): string =>
       ring.scrub(s.length > LOG_BODY_MAX_CHARS ? s.slice(0, LOG_BODY_MAX_CHARS + 1) : s);
     const text = stringifyJson(body, scrubStart, LOG_BODY_MAX_CHARS);
-    if (text.length > LOG_BODY_MAX_CHARS) {
+    if (cut || text.length > LOG_BODY_MAX_CHARS) {
       entry.bodyTruncated = true;
       // Scrubbed before cutting: a cut can split "[REDACTED]", never a credential.
       entry.bodyPreview = detached(text.slice(0, LOG_BODY_PREVIEW_CHARS));

@@ -2,7 +2,8 @@
  * Deliveries in the soak: an HTTPS receiver in the traffic process (certificate from the receiver example's
  * private CA, which the simulator trusts) that answers 200, 503, a long answer, or nothing until the
  * simulator gives up; and notifiers that emit events of every hook (labels up to 1000 ids, batches, order
- * ids, overrides), resend logged deliveries, and send events the simulator must refuse.
+ * ids, overrides and nested paths, late and reordered batches), resend logged deliveries, and send events
+ * the simulator must refuse.
  */
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -19,6 +20,8 @@ export const SOAK_DELIVERY_SWITCHES = {
 } as const;
 /** Longest a receiver holds an answer it never sends, in milliseconds (the simulator gave up at 500). */
 const STALL_MS = 1_500;
+/** Longest hold of a late event in the mix, in milliseconds. */
+const LATE_EVENT_MS = 300;
 /** Delivery ids remembered for resends. */
 const KEPT_IDS = 100;
 
@@ -91,8 +94,19 @@ const pick = <T>(ctx: Context, items: readonly T[]): T => items[Math.floor(ctx.r
 function eventFor(ctx: Context): [string, Record<string, unknown>, boolean] {
   const shop = DELIVERY_SHOP;
   const roll = ctx.random();
-  if (roll < 0.3)
-    return ["order", { kind: "order_status_change", shop, count: 1 + Math.floor(ctx.random() * 5) }, false];
+  if (roll < 0.3) {
+    // Late and out of order as well: held up to LATE_EVENT_MS, sent in a seeded order.
+    const late = {
+      delayMs: pick(ctx, [0, 0, 50, LATE_EVENT_MS]),
+      order: pick(ctx, ["in-order", "reverse", "shuffled"]),
+      orderSeed: Math.floor(ctx.random() * 1_000),
+    };
+    return [
+      "order",
+      { kind: "order_status_change", shop, count: 1 + Math.floor(ctx.random() * 5), ...late },
+      false,
+    ];
+  }
   if (roll < 0.55) {
     const order = ctx.random() < 0.5 ? { orderId: "6f1c1d7e-58a4-4c1e-9d7b-2b4f0c1e7a11" } : {};
     return [
@@ -106,7 +120,14 @@ function eventFor(ctx: Context): [string, Record<string, unknown>, boolean] {
     return ["label", { kind: "shipment_label_created", shop, shipmentIds: ids, status: "success" }, false];
   }
   if (roll < 0.9) {
-    const set = { barcode: "3SOVERRIDE", note: "n".repeat(8_000), nested: { a: [1, { b: 2 }] } };
+    const set = {
+      barcode: "3SOVERRIDE",
+      note: "n".repeat(8_000),
+      nested: { a: [1, { b: 2 }] },
+      "nested.a.1.c": 3,
+      "nested.a.2": "appended",
+      "meta.source.app": "soak",
+    };
     return [
       "overridden",
       { kind: "shipment_status_change", shop, set, unset: ["shipment_reference_identifier"] },
@@ -116,6 +137,10 @@ function eventFor(ctx: Context): [string, Record<string, unknown>, boolean] {
   if (roll < 0.95) {
     const ids = Array.from({ length: 150_000 }, (_, i) => i + 1);
     return ["oversized label", { kind: "shipment_label_created", shop, shipmentIds: ids }, true];
+  }
+  if (roll < 0.97) {
+    // A path that does not fit the payload (barcode is a string): refused, naming it.
+    return ["misfit path", { kind: "shipment_status_change", shop, set: { "barcode.x": 1 } }, true];
   }
   return [
     "oversized set",

@@ -3,8 +3,8 @@
  * got a 422 of 210 MB (13 s, 1.5 GB RSS here) while innocent clients waited; now it lists the first
  * MAX_ERROR_ITEMS problems and counts the rest.
  */
-import { describe, expect, it } from "vitest";
-import { MAX_ERROR_ITEMS, MAX_ERROR_MESSAGE_CHARS } from "../../simulator/constants";
+import { describe, expect, it, vi } from "vitest";
+import { MAX_ERROR_ITEMS, MAX_ERROR_MESSAGE_CHARS, SCANNED_BODY_MIN_CHARS } from "../../simulator/constants";
 import { ApiError, ErrorItems, errorBody } from "../../simulator/errors";
 import { api, call, errorOf, expectErrorShape, startSim } from "./helpers";
 
@@ -44,6 +44,30 @@ describe("a 422 for a body of 349,000 `{}` items", () => {
       `; and ${found - MAX_ERROR_ITEMS} more problems not listed (${found} in all`,
     );
     expect(sim.subscriptions("demo")).toEqual([]);
+  });
+
+  it("is checked an item at a time: no JSON.parse of the whole body, and the request log keeps its start", async () => {
+    const sim = await startSim();
+    const original = JSON.parse;
+    let longest = 0;
+    const parse = vi.spyOn(JSON, "parse").mockImplementation((text, reviver) => {
+      longest = Math.max(longest, String(text).length);
+      return original(text, reviver);
+    });
+    try {
+      const reply = await api(sim, "POST", "/webhook_subscriptions", {
+        body: hostileBody(HOSTILE_ITEMS),
+        headers: { "content-type": "application/json" },
+      });
+      expect(reply.status).toBe(422);
+      expect(errorOf(reply).message).toContain(`(${2 * HOSTILE_ITEMS} in all`);
+      expect(longest).toBeLessThan(SCANNED_BODY_MIN_CHARS);
+    } finally {
+      parse.mockRestore();
+    }
+    const logged = sim.requests().at(-1);
+    expect(logged?.bodyTruncated).toBe(true);
+    expect(logged?.bodyPreview).toMatch(/^\{"data":\{"webhook_subscriptions":\[\{\},\{\},/);
   });
 
   it("answers a handful of problems in full, as before (no count)", async () => {

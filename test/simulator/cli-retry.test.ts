@@ -60,13 +60,18 @@ describe("retryDelayMs and parseRetryAfter", () => {
   });
 });
 
+/** How long the simulator waits for each held delivery, in milliseconds. */
+const HELD_DELIVERY_TIMEOUT_MS = 5_000;
+
 describe("trigger when the simulator is busy", () => {
   it(`asks again after the 429 of a ${MAX_CONCURRENT_EMITS + 1}th event in progress, and is accepted`, async () => {
     const receiver = await startReceiver();
     try {
       const sim = await startSim({
         deliveryCa: receiver.ca.caPem,
-        switches: { deliveryAttempts: 1, deliveryTimeoutMs: 1_500 },
+        // Long enough that the 8 held deliveries still hold their slots when the 9th trigger first asks, on a
+        // loaded machine too (1.5 s was not, at load average 20); short enough for its 10 retries of 1 s.
+        switches: { deliveryAttempts: 1, deliveryTimeoutMs: HELD_DELIVERY_TIMEOUT_MS },
       });
       // The receiver holds the first MAX_CONCURRENT_EMITS deliveries until the simulator gives up on them.
       for (let i = 0; i < MAX_CONCURRENT_EMITS; i += 1) receiver.script.push("stall");

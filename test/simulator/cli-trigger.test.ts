@@ -175,6 +175,8 @@ describe("parsing", () => {
         count: 3,
         set: { shipment_ids: [1, 2], status: "failed", pdf: null },
       },
+      setFlags: ["shipment_ids=[1,2]", "status=failed", "pdf=null"],
+      delayMs: 0,
     });
     expect(parseClientCommand("resend", ["abc"], { [URL_ENV]: "http://localhost:9" }).baseUrl).toBe(
       "http://localhost:9",

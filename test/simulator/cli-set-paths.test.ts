@@ -1,0 +1,104 @@
+/**
+ * `trigger --set a.b=value`: nested overrides of each event's payload (as `stripe trigger --override`), to a
+ * real receiver over loopback; a path that does not fit the payload exits 2 naming the flag, the path and the
+ * fix; an integer the JSON number would change (beyond 2^53) is refused before anything is sent.
+ */
+import { describe, expect, it } from "vitest";
+import { digitsLost } from "../../simulator/cli-set";
+import {
+  EXIT_ACCEPTED,
+  EXIT_INVALID_EVENT,
+  parseClientCommand,
+  runClientCommand,
+} from "../../simulator/cli-trigger";
+import type { RunningSimulator } from "../../simulator/index";
+import { api, startSim, subs } from "./helpers";
+import { useReceiver } from "./https-receiver";
+
+const receiver = useReceiver();
+
+async function subscribed(): Promise<RunningSimulator> {
+  const sim = await startSim({ deliveryCa: receiver.ca.caPem, switches: { deliveryBackoffMs: 0 } });
+  await api(sim, "POST", "/webhook_subscriptions", {
+    body: subs(["shipment_status_change", `${receiver.url}/s`]),
+  });
+  return sim;
+}
+
+async function trigger(sim: RunningSimulator, args: string[]): Promise<{ status: number; lines: string[] }> {
+  const lines: string[] = [];
+  const command = parseClientCommand(
+    "trigger",
+    ["shipment_status_change", ...args, "--url", sim.baseUrl],
+    {},
+  );
+  const status = await runClientCommand(command, (line) => lines.push(line));
+  return { status, lines };
+}
+
+describe("trigger --set with a path", () => {
+  it("sets nested values in the delivered event, creating the objects on the way", async () => {
+    const sim = await subscribed();
+    const run = await trigger(sim, [
+      "--set",
+      "data.x=5",
+      "--set",
+      "meta.source=app",
+      "--set",
+      "meta.tags=[]",
+      "--set",
+      "meta.tags.0=a",
+    ]);
+    expect(run.status).toBe(EXIT_ACCEPTED);
+    const event = (JSON.parse(receiver.arrivals[0]?.text ?? "{}") as { data: { hooks: object[] } }).data
+      .hooks[0];
+    expect(event).toMatchObject({ status: 3, data: { x: 5 }, meta: { source: "app", tags: ["a"] } });
+  });
+
+  it.each<[string, RegExp]>([
+    [
+      "barcode.x=1",
+      /set\.barcode\.x: barcode is "3SSIM\d+", and a path goes on only through an object or an array; set barcode itself/,
+    ],
+    [
+      "shipment_id.x=1",
+      /set\.shipment_id\.x: shipment_id is the event's own field, checked as a whole .*; set it whole, e.g\. shipment_id=77/,
+    ],
+    [
+      "data.hooks.0.status=4",
+      /set\.data\.hooks\.0\.status: names the delivery's envelope .*drop "data\.hooks\.0\." \(e\.g\. status\)/,
+    ],
+    ["meta..x=1", /set\.meta\.\.x: must be a field name .* or a path/],
+  ])("--set %s exits 2 naming the flag, the path and the fix", async (item, problem) => {
+    const sim = await subscribed();
+    const run = await trigger(sim, ["--set", item]);
+    expect(run.status).toBe(EXIT_INVALID_EVENT);
+    expect(run.lines[0]).toMatch(/^not sent: invalid event: /);
+    expect(run.lines[0]).toMatch(problem);
+    expect(run.lines[1]).toBe(`  from the flag --set ${item}: change or drop it`);
+    expect(receiver.arrivals).toEqual([]);
+  });
+});
+
+describe("an integer beyond 2^53 in --set", () => {
+  it("is refused naming the flag, the number it would become and the fix, before anything is sent", () => {
+    expect(() =>
+      parseClientCommand("trigger", ["shipment_status_change", "--set", "shipment_id=9007199254740993"], {}),
+    ).toThrow(
+      `--set shipment_id=9007199254740993: 9007199254740993 is an integer beyond 2^53, which a JSON number here holds only as 9007199254740992: it would be sent as that other number; give at most 9007199254740991, or send the digits as a string: --set 'shipment_id="9007199254740993"'`,
+    );
+  });
+
+  it.each<[string, boolean]>([
+    ["9007199254740991", false],
+    ["-9007199254740991", false],
+    ["9007199254740992", false],
+    ["9007199254740993", true],
+    ["12345678901234567890", true],
+    ["1e300", false],
+    ['"9007199254740993"', false],
+    ["0.1", false],
+  ])("%s: changed %s", (raw, changed) => {
+    expect(digitsLost(raw, JSON.parse(raw)) !== undefined).toBe(changed);
+  });
+});
