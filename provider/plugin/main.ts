@@ -5,6 +5,7 @@
  * the port, as the engine expects; the engine's address (its first argument) is not needed.
  */
 import { DeploymentClaims, engineAddressOf } from "../facts/deploymentClaims";
+import { SharedDeclarations } from "../facts/deploymentDeclarations";
 import { ShippingProvider } from "../operations/provider";
 import { setWarningSink } from "../operations/warnings";
 import { engineWarnings } from "./engineLog";
@@ -21,7 +22,11 @@ export async function serve(argv: readonly string[] = process.argv.slice(2)): Pr
   });
   server.addService(
     service.ResourceProviderService,
-    providerService(new ShippingProvider().shareClaims(DeploymentClaims.ofProcess())),
+    providerService(
+      new ShippingProvider()
+        .shareClaims(DeploymentClaims.ofProcess())
+        .shareDeclarations(SharedDeclarations.ofProcess()),
+    ),
   );
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
