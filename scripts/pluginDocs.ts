@@ -85,9 +85,7 @@ function downloadNote(source: PluginSchema): string[] {
   const repository = /^github:\/\/api\.github\.com\/(.+)$/.exec(source.pluginDownloadURL ?? "")?.[1];
   if (repository === undefined) return [];
   return [
-    "A program that names no `path` has the CLI download the plugin (as `pulumi plugin install resource shipping",
-    `<version>\` does) from the GitHub release \`v${source.version}\` of \`${repository}\`, which the schema's`,
-    "`pluginDownloadURL` names and the release workflow attaches the tarballs to.",
+    `A missing plugin is downloaded from the GitHub release \`v${source.version}\` of \`${repository}\` (\`pluginDownloadURL\`).`,
     "",
   ];
 }
