@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pulumiCliProcess } from "./cliProcess";
 
 /**
  * Where the files live: a folder of this user's only (mode 0700, checked), so that no other user of a shared
@@ -72,9 +73,9 @@ export class DeploymentClaims {
     this.#file = file;
   }
 
-  /** The claims of the deployment whose engine started this process (`argv`: its arguments). */
-  static ofProcess(argv: readonly string[] = process.argv): DeploymentClaims {
-    return new DeploymentClaims(deploymentOf(argv)?.file("claims"));
+  /** The claims of `deployment` (by default the one whose engine started this process). */
+  static ofProcess(deployment: Deployment | undefined = deploymentOf()): DeploymentClaims {
+    return new DeploymentClaims(deployment?.file("claims"));
   }
 
   /** Records that a resource of this process claims subscription `id` of `api`. */
@@ -121,38 +122,6 @@ function parseLine(line: string): [string, number] | undefined {
     // A line cut short by another process's append: not a claim.
   }
   return undefined;
-}
-
-/**
- * The Pulumi CLI process above this one (a plugin's parent, or the parent of the shell that started the
- * dynamic host) as `<pid>@<start time>`, where /proc says (the start time tells a later process that reuses the
- * pid apart, the boot id a reboot; the CLI may be pid 1 in a container); undefined elsewhere, and the engine's
- * address alone tells the deployment.
- */
-function pulumiCliProcess(): string | undefined {
-  let pid = process.ppid;
-  for (let depth = 0; depth < 4 && pid >= 1; depth++) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // After the name: state, ppid, ... starttime is the 20th field (stat(5) field 22).
-      if (name === "pulumi") return `${pid}@${fields[19] ?? ""}@${bootId()}`;
-      pid = Number(fields[1]);
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
-
-/** This boot of the machine (a start time counts from boot: a file kept over a reboot is another deployment's). */
-function bootId(): string {
-  try {
-    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-  } catch {
-    return "";
-  }
 }
 
 /**
