@@ -3,7 +3,9 @@
 # Node.js 24, the newest @pulumi/pulumi the registry serves and the newest Pulumi CLI the Go module proxy
 # serves, instead of the project's own pins (Node 20, @pulumi/pulumi 3.248.0, CLI 3.248.0):
 #   - the e2e lifecycle (test/lifecycle/lifecycle.e2e.test.ts), the package test (test/packaging/consumer.packages.test.ts),
+#   - the provider plugin's lifecycle and import (test/plugin/lifecycle.plugin.test.ts, import.plugin.test.ts),
 #   - the upgrade path between the two pairs (test/packaging/upgrade.newest.test.ts).
+# Arguments are passed to vitest: `npm run test:newest -- test/plugin` runs the plugin's files alone.
 # The CLI is put on PATH, so this stage also proves that an installed CLI is found there and used.
 # It runs in a copy of the repository under .tmp/newest-pair/repo whose node_modules holds the newest SDK.
 set -euo pipefail
@@ -86,5 +88,5 @@ newest="$(npm view @pulumi/pulumi version 2>/dev/null || echo unknown)"
 step "Tests on the newest pair"
 SHIPPING_BASELINE_NODE="$baseline_node" SHIPPING_BASELINE_PULUMI_ROOT="$baseline_root" \
   SHIPPING_BASELINE_PULUMI_SDK="$baseline_sdk" \
-  node node_modules/vitest/vitest.mjs run --config vitest.toolchains.config.mts
+  node node_modules/vitest/vitest.mjs run --config vitest.toolchains.config.mts "$@"
 done_step

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # npm test and the test stages of CI (package.json: test, test:e2e, test:s3, test:faults, test:packages): build,
-# find or build the Pulumi CLI (and versitygw for the S3 stage, the YAML language host for the plugin stage),
+# find or build the Pulumi CLI (and versitygw for the S3 stage, the YAML language host and the Go Automation API
+# program for the plugin stage),
 # run the vitest projects named, then print how
 # long it all took and the load average at its start and end: this is a 2-core machine, often shared, and the
 # load says how much of the time the tests had it.
-#   bash scripts/test-stage.sh <label> [--versitygw] [--yaml-host] <project>... [-- <vitest arguments>]
+#   bash scripts/test-stage.sh <label> [--versitygw] [--yaml-host] [--go-program] <project>... [-- <vitest arguments>]
 # `npm test -- <file or filter>` passes its arguments to vitest after the projects. With SHIPPING_TESTS_BUILT=1
 # (.ci/run, for the stages after npm test, which built dist/ from the same sources) the build is not redone.
 set -euo pipefail
@@ -14,9 +15,11 @@ label="$1"
 shift
 versitygw=false
 yaml_host=false
-while [ "${1:-}" = "--versitygw" ] || [ "${1:-}" = "--yaml-host" ]; do
+go_program=false
+while [ "${1:-}" = "--versitygw" ] || [ "${1:-}" = "--yaml-host" ] || [ "${1:-}" = "--go-program" ]; do
   [ "$1" = "--versitygw" ] && versitygw=true
   [ "$1" = "--yaml-host" ] && yaml_host=true
+  [ "$1" = "--go-program" ] && go_program=true
   shift
 done
 projects=()
@@ -35,6 +38,7 @@ status=0
     node dist/scripts/ensurePulumiCli.js &&
     { [ "$versitygw" = false ] || bash scripts/install-versitygw.sh; } &&
     { [ "$yaml_host" = false ] || bash scripts/install-yaml-host.sh; } &&
+    { [ "$go_program" = false ] || bash scripts/build-go-program.sh; } &&
     node node_modules/vitest/vitest.mjs run "${projects[@]}" "$@"
 } || status=$?
 echo

@@ -1,12 +1,15 @@
 import type { ShopTarget } from "../config/settings";
 import { UNKNOWN_VALUE } from "../inputs/lifecycle";
 import { HookDeclarers, type SecondDeclaration } from "../rules/oneHookPerShop";
+import { SharedDeclarations } from "./deploymentDeclarations";
 
 /**
  * What the program of this deployment declares (the resources the engine checked), and which hooks each
  * set of credentials created: "one hook per shop" is decided from these.
  */
 export class Declarations {
+  /** The declarations of the deployment's other provider processes (the plugin's: deploymentDeclarations.ts). */
+  #shared = new SharedDeclarations();
   /** By `shopKey`: the shop name of the resource that declared each hook first. */
   readonly #shopNames = new HookDeclarers();
   /** By `shopKey`, then hook: the URLs declared for it. */
@@ -17,6 +20,24 @@ export class Declarations {
   readonly #resources = new HookDeclarers();
   /** By API and the shop the service reports: the `shopKey` that created each hook first. */
   readonly #creators = new HookDeclarers();
+
+  /** Shares declarations and creates with the deployment's other provider processes (a host sets it once). */
+  share(shared: SharedDeclarations): void {
+    this.#shared = shared;
+  }
+
+  /** Whether declarations are shared with the deployment's other provider processes. */
+  isShared(): boolean {
+    return this.#shared.isShared();
+  }
+
+  /**
+   * Records, for the deployment's other provider processes, that `target`'s credentials declare `hook` in the
+   * shop the service calls `shopId`; returns whether other credentials declared or created it there first.
+   */
+  declareInSharedShop(target: ShopTarget, shopId: string, hook: string): boolean {
+    return this.#shared.createIn(target, shopId, hook);
+  }
 
   /**
    * Records a declaration the engine checked (its URL, when a string; its URN, when the host says it) and says
@@ -33,6 +54,9 @@ export class Declarations {
     }
     const resource = urn === undefined ? undefined : this.#resources.otherThan(target.shopKey, hook, urn);
     if (resource !== undefined) return { by: "resource", urn: resource };
+    // Another provider process of the deployment (the default provider and an explicit one) declares it.
+    const elsewhere = urn === undefined ? undefined : this.#shared.declare(target, hook, urn);
+    if (elsewhere !== undefined) return { by: "resource", urn: elsewhere };
     const label = this.#shopNames.otherThan(target.shopKey, hook, target.label);
     if (label !== undefined) return { by: "shopName", label };
     return keptHook ? { by: "keptHook" } : undefined;
@@ -81,10 +105,12 @@ export class Declarations {
 
   /**
    * Records that `target` creates `hook` in the shop the service calls `shopId`. Returns whether another set of
-   * credentials already created it there in this deployment: the same shop under two names or keys.
+   * credentials already created it there in this deployment (in any of its provider processes): the same shop
+   * under two names or keys.
    */
   createIn(target: ShopTarget, shopId: string, hook: string): boolean {
-    return this.#creators.otherThan(`${target.api}\u0000${shopId}`, hook, target.shopKey) !== undefined;
+    const here = this.#creators.otherThan(`${target.api}\u0000${shopId}`, hook, target.shopKey) !== undefined;
+    return this.#shared.createIn(target, shopId, hook) || here;
   }
 }
 

@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pulumiCliProcess } from "./cliProcess";
 
 /**
  * Where the files live: a folder of this user's only (mode 0700, checked), so that no other user of a shared
@@ -33,6 +34,35 @@ export function engineAddressOf(argv: readonly string[]): string | undefined {
   return argv.find((arg) => ENGINE_ADDRESS.test(arg));
 }
 
+/** The deployment whose engine started a process: its key, and where its shared files live. */
+export interface Deployment {
+  /** The deployment's key: a digest of the engine's address and the Pulumi CLI process serving it. */
+  readonly key: string;
+  /** Whether the key names the CLI process (pid, start time, boot): else it is the engine's address alone. */
+  readonly cliKnown: boolean;
+  /** The deployment's shared file of this kind (`claims`, `declarations`), in this user's private folder. */
+  file(kind: string): string;
+}
+
+/**
+ * The deployment whose engine started this process (`argv`: its arguments, with node and the script);
+ * undefined without an engine address or a private folder (then nothing is shared). Removes the files of
+ * earlier deployments older than a day.
+ */
+export function deploymentOf(argv: readonly string[] = process.argv): Deployment | undefined {
+  const address = engineAddressOf(argv.slice(2));
+  if (address === undefined) return undefined;
+  const cli = pulumiCliProcess();
+  const key = createHash("sha256")
+    .update(`${address}\0${cli ?? ""}`)
+    .digest("hex")
+    .slice(0, 24);
+  const folder = privateFolder(FOLDER);
+  if (folder === undefined) return undefined;
+  removeStale(folder);
+  return { key, cliKnown: cli !== undefined, file: (kind) => join(folder, `${key}.${kind}`) };
+}
+
 /** The shared claims of a deployment; without a deployment (no engine address) it holds nothing. */
 export class DeploymentClaims {
   readonly #file: string | undefined;
@@ -43,18 +73,9 @@ export class DeploymentClaims {
     this.#file = file;
   }
 
-  /** The claims of the deployment whose engine started this process (`argv`: its arguments). */
-  static ofProcess(argv: readonly string[] = process.argv): DeploymentClaims {
-    const address = engineAddressOf(argv.slice(2));
-    if (address === undefined) return new DeploymentClaims();
-    const key = createHash("sha256")
-      .update(`${address}\0${pulumiCliProcess() ?? ""}`)
-      .digest("hex")
-      .slice(0, 24);
-    const folder = privateFolder(FOLDER);
-    if (folder === undefined) return new DeploymentClaims();
-    removeStale(folder);
-    return new DeploymentClaims(join(folder, `${key}.claims`));
+  /** The claims of `deployment` (by default the one whose engine started this process). */
+  static ofProcess(deployment: Deployment | undefined = deploymentOf()): DeploymentClaims {
+    return new DeploymentClaims(deployment?.file("claims"));
   }
 
   /** Records that a resource of this process claims subscription `id` of `api`. */
@@ -99,29 +120,6 @@ function parseLine(line: string): [string, number] | undefined {
       return [parsed[0], parsed[1]];
   } catch {
     // A line cut short by another process's append: not a claim.
-  }
-  return undefined;
-}
-
-/**
- * The Pulumi CLI process above this one (a plugin's parent, or the parent of the shell that started the
- * dynamic host) as `<pid>@<start time>`, where /proc says (the start time tells a later process that reuses the
- * pid apart; the CLI may be pid 1 in a container); undefined elsewhere, and the engine's address alone tells the
- * deployment.
- */
-function pulumiCliProcess(): string | undefined {
-  let pid = process.ppid;
-  for (let depth = 0; depth < 4 && pid >= 1; depth++) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // After the name: state, ppid, ... starttime is the 20th field (stat(5) field 22).
-      if (name === "pulumi") return `${pid}@${fields[19] ?? ""}`;
-      pid = Number(fields[1]);
-    } catch {
-      return undefined;
-    }
   }
   return undefined;
 }

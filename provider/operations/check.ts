@@ -13,7 +13,8 @@ import type { ShopViews } from "../facts/shopViews";
 import type { StackRecords } from "../facts/stackRecords";
 import { type CheckFailure, checkInputs, UNKNOWN_VALUE } from "../inputs/lifecycle";
 import { PREVIEW_LISTING_INPUT, takeHandedListing } from "../inputs/previewListing";
-import { secondDeclarationRefusal } from "../rules/oneHookPerShop";
+import { declaredTwice, secondDeclarationRefusal } from "../rules/oneHookPerShop";
+import { shopIdentityOf } from "../rules/recorded";
 import { pinnedListing, takeoverBeforeWrite } from "../writes/createPlans";
 import { waitFor } from "./trace";
 
@@ -63,9 +64,35 @@ export async function checkResource(
   }
   // A resource with state is not created but replaced, if anything: its diff decides (takeoverBeforeWrite).
   if (result.failures.length > 0 || olds.hook !== undefined) return result;
+  const sameShop = await declaredUnderAnotherKey(ctx, target, hook);
+  if (sameShop !== undefined) {
+    result.failures.push({ property: "hook", reason: sameShop });
+    return result;
+  }
   const takeover = await takeoverBeforeWrite(ctx, result.inputs, target);
   if (takeover !== undefined) result.failures.push({ property: "hook", reason: takeover });
   return result;
+}
+
+/**
+ * Under a host whose provider processes share declarations (the plugin's), the refusal of a new resource's hook
+ * that other credentials of the deployment declare for the shop the service names in the shop's listing: two
+ * keys of one shop, in one provider process or two. Else undefined (a create of the second refuses it).
+ */
+async function declaredUnderAnotherKey(
+  ctx: CheckContext,
+  target: ShopTarget,
+  hook: string,
+): Promise<string | undefined> {
+  if (!ctx.declarations.isShared()) return undefined;
+  const listing = await waitFor("listing", () => ctx.views.listing(target)).catch((error: unknown) => {
+    if (error instanceof ShippingError) return undefined;
+    throw error;
+  });
+  const identity = listing === undefined ? undefined : shopIdentityOf(listing);
+  if (identity === undefined || !ctx.declarations.declareInSharedShop(target, identity.shopId, hook))
+    return undefined;
+  return declaredTwice(target, identity.shopId, hook).message;
 }
 
 /**

@@ -11,6 +11,7 @@ import { ShopTargets } from "../config/shopTargets";
 import { Claims } from "../facts/claims";
 import { Declarations } from "../facts/declarations";
 import type { DeploymentClaims } from "../facts/deploymentClaims";
+import type { SharedDeclarations } from "../facts/deploymentDeclarations";
 import { ShopViews } from "../facts/shopViews";
 import { StackRecords } from "../facts/stackRecords";
 import type { CheckFailure, DiffDecision } from "../inputs/lifecycle";
@@ -70,6 +71,15 @@ export class ShippingProvider {
   /** Shares this provider's claims with the deployment's other provider processes (deploymentClaims.ts). */
   shareClaims(shared: DeploymentClaims): this {
     this.#claims.share(shared);
+    return this;
+  }
+
+  /**
+   * Shares the declarations and creates of this provider's resources with the deployment's other provider
+   * processes, so that one hook per shop holds across them (deploymentDeclarations.ts).
+   */
+  shareDeclarations(shared: SharedDeclarations): this {
+    this.#declarations.share(shared);
     return this;
   }
 

@@ -4,7 +4,8 @@
  * language, `pulumi import`). It serves one {@link ShippingProvider} over gRPC on a loopback port and prints
  * the port, as the engine expects; the engine's address (its first argument) is not needed.
  */
-import { DeploymentClaims, engineAddressOf } from "../facts/deploymentClaims";
+import { DeploymentClaims, deploymentOf, engineAddressOf } from "../facts/deploymentClaims";
+import { SharedDeclarations } from "../facts/deploymentDeclarations";
 import { ShippingProvider } from "../operations/provider";
 import { setWarningSink } from "../operations/warnings";
 import { engineWarnings } from "./engineLog";
@@ -19,9 +20,14 @@ export async function serve(argv: readonly string[] = process.argv.slice(2)): Pr
     "grpc.max_receive_message_length": 1024 * 1024 * 400,
     "grpc.max_send_message_length": 1024 * 1024 * 400,
   });
+  const deployment = deploymentOf();
   server.addService(
     service.ResourceProviderService,
-    providerService(new ShippingProvider().shareClaims(DeploymentClaims.ofProcess())),
+    providerService(
+      new ShippingProvider()
+        .shareClaims(DeploymentClaims.ofProcess(deployment))
+        .shareDeclarations(SharedDeclarations.ofProcess(deployment)),
+    ),
   );
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>

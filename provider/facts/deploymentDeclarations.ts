@@ -1,0 +1,135 @@
+/**
+ * The declarations of one deployment shared by its provider processes, so that one hook per shop holds across
+ * them. Under the provider plugin the default provider and each explicit `pulumi:providers:shipping` run in a
+ * process of their own: a hook declared for one shop through two of them was refused by neither, and the two
+ * subscriptions overwrote each other.
+ *
+ * Each process appends a line per declaration to a file of the deployment (deploymentClaims.ts says which, and
+ * where) before it reads the file: the first line of a hook and shop is its declaration, any later line of
+ * another declarer a second one. Appends land whole and in one order, so of two processes checking at the same
+ * moment exactly the later one is refused. A declarer declaring again (the engine checks a replacement a second
+ * time, with its URN) is no second.
+ *
+ * A shop is named by a digest of the deployment's key with the API and key (`shopKey`): the same credentials
+ * in two processes are one shop, and the file holds no key nor a digest that outlives the deployment. Creates
+ * are shared too, under the shop the service reports: two keys of one shop in two processes are refused before
+ * the second write, as within one process. Holds digests, hooks and resource URNs, never a credential.
+ */
+import { createHash } from "node:crypto";
+import { appendFileSync, closeSync, openSync, readSync } from "node:fs";
+import type { ShopTarget } from "../config/settings";
+import { type Deployment, deploymentOf } from "./deploymentClaims";
+
+/** One line of the file: a shop, a hook, and who declares it there. */
+type Line = readonly [shop: string, hook: string, declarer: string];
+
+/** The shared declarations of a deployment; without one they share nothing (each process decides alone). */
+export class SharedDeclarations {
+  readonly #file: string | undefined;
+  readonly #salt: string;
+  /** By shop and hook: the first declarer the file holds. */
+  readonly #first = new Map<string, string>();
+  /** Bytes of the file read so far, and an unfinished last line. */
+  #offset = 0;
+  #rest = "";
+
+  /** `file`: the deployment's file, `salt` its key; no file: no sharing. */
+  constructor(file?: string, salt = "") {
+    this.#file = file;
+    this.#salt = salt;
+  }
+
+  /**
+   * The declarations of the deployment whose engine started this process. Shared only when the deployment is
+   * known by its CLI process (where /proc tells it): an engine address alone may be reused by a later
+   * deployment, whose declarations would then be refused by an earlier one's.
+   */
+  static ofProcess(deployment: Deployment | undefined = deploymentOf()): SharedDeclarations {
+    if (deployment === undefined || !deployment.cliKnown) return new SharedDeclarations();
+    return new SharedDeclarations(deployment.file("declarations"), deployment.key);
+  }
+
+  /**
+   * Records that resource `urn` declares `hook` for the shop of `target`'s credentials; returns the URN of
+   * another resource of the deployment that declared it there first, in any process.
+   */
+  declare(target: ShopTarget, hook: string, urn: string): string | undefined {
+    return this.#firstOther(["declare", this.#digest(target.shopKey)], hook, urn);
+  }
+
+  /** Whether this shares anything (a file of the deployment). */
+  isShared(): boolean {
+    return this.#file !== undefined;
+  }
+
+  /**
+   * Records that `target`'s credentials declare or create `hook` in the shop the service calls `shopId`;
+   * returns whether other credentials declared or created it there first, in any process of the deployment.
+   */
+  createIn(target: ShopTarget, shopId: string, hook: string): boolean {
+    const shop = ["create", this.#digest(`${target.api}\u0000${shopId}`)] as const;
+    return this.#firstOther(shop, hook, this.#digest(target.shopKey)) !== undefined;
+  }
+
+  /** Appends the line, reads what is new, and returns the first declarer of the hook there if not `declarer`. */
+  #firstOther(shop: readonly [string, string], hook: string, declarer: string): string | undefined {
+    if (this.#file === undefined) return undefined;
+    const key = shop.join(":");
+    try {
+      appendFileSync(this.#file, `${JSON.stringify([key, hook, declarer])}\n`);
+    } catch {
+      return undefined; // Not shared: this process's own rule still holds.
+    }
+    this.#readNew();
+    const first = this.#first.get(`${key}\u0000${hook}`);
+    return first === undefined || first === declarer ? undefined : first;
+  }
+
+  /** Reads the lines appended since the last read: the first declarer of each hook and shop is kept. */
+  #readNew(): void {
+    let fd: number;
+    try {
+      fd = openSync(this.#file as string, "r");
+    } catch {
+      return;
+    }
+    try {
+      const chunk = Buffer.alloc(64 * 1024);
+      const parts: Buffer[] = [];
+      for (;;) {
+        const read = readSync(fd, chunk, 0, chunk.length, this.#offset);
+        if (read === 0) break;
+        parts.push(Buffer.from(chunk.subarray(0, read)));
+        this.#offset += read;
+      }
+      const lines = (this.#rest + Buffer.concat(parts).toString("utf8")).split("\n");
+      this.#rest = lines.pop() ?? "";
+      for (const text of lines) {
+        const line = parseLine(text);
+        if (line === undefined) continue;
+        const key = `${line[0]}\u0000${line[1]}`;
+        if (!this.#first.has(key)) this.#first.set(key, line[2]);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** A digest of `value` that only this deployment's processes make (its key is the salt). */
+  #digest(value: string): string {
+    return createHash("sha256").update(`${this.#salt}\u0000${value}`).digest("hex").slice(0, 32);
+  }
+}
+
+function parseLine(text: string): Line | undefined {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (!Array.isArray(parsed) || parsed.length !== 3) return undefined;
+    const [shop, hook, declarer] = parsed as unknown[];
+    if (typeof shop === "string" && typeof hook === "string" && typeof declarer === "string")
+      return [shop, hook, declarer];
+  } catch {
+    // Not a line of this format: skipped.
+  }
+  return undefined;
+}
