@@ -1,6 +1,7 @@
 import type { ShopTarget } from "../config/settings";
 import { UNKNOWN_VALUE } from "../inputs/lifecycle";
 import { HookDeclarers, type SecondDeclaration } from "../rules/oneHookPerShop";
+import { type ShopIdentity, serviceShopKey } from "../rules/recorded";
 import { SharedDeclarations } from "./deploymentDeclarations";
 
 /**
@@ -33,10 +34,10 @@ export class Declarations {
 
   /**
    * Records, for the deployment's other provider processes, that `target`'s credentials declare `hook` in the
-   * shop the service calls `shopId`; returns whether other credentials declared or created it there first.
+   * shop the service names `shop`; returns whether other credentials declared or created it there first.
    */
-  declareInSharedShop(target: ShopTarget, shopId: string, hook: string): boolean {
-    return this.#shared.createIn(target, shopId, hook);
+  declareInSharedShop(target: ShopTarget, shop: ShopIdentity, hook: string): boolean {
+    return this.#shared.createIn(target, shop, hook);
   }
 
   /**
@@ -104,13 +105,14 @@ export class Declarations {
   }
 
   /**
-   * Records that `target` creates `hook` in the shop the service calls `shopId`. Returns whether another set of
+   * Records that `target` creates `hook` in the shop the service names `shop`. Returns whether another set of
    * credentials already created it there in this deployment (in any of its provider processes): the same shop
    * under two names or keys.
    */
-  createIn(target: ShopTarget, shopId: string, hook: string): boolean {
-    const here = this.#creators.otherThan(`${target.api}\u0000${shopId}`, hook, target.shopKey) !== undefined;
-    return this.#shared.createIn(target, shopId, hook) || here;
+  createIn(target: ShopTarget, shop: ShopIdentity, hook: string): boolean {
+    const serviceShop = `${target.api}\u0000${serviceShopKey(shop)}`;
+    const here = this.#creators.otherThan(serviceShop, hook, target.shopKey) !== undefined;
+    return this.#shared.createIn(target, shop, hook) || here;
   }
 }
 

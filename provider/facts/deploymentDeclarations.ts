@@ -18,6 +18,7 @@
 import { createHash } from "node:crypto";
 import { appendFileSync, closeSync, openSync, readSync } from "node:fs";
 import type { ShopTarget } from "../config/settings";
+import { type ShopIdentity, serviceShopKey } from "../rules/recorded";
 import { type Deployment, deploymentOf } from "./deploymentClaims";
 
 /** One line of the file: a shop, a hook, and who declares it there. */
@@ -63,12 +64,12 @@ export class SharedDeclarations {
   }
 
   /**
-   * Records that `target`'s credentials declare or create `hook` in the shop the service calls `shopId`;
+   * Records that `target`'s credentials declare or create `hook` in the shop the service names `shop`;
    * returns whether other credentials declared or created it there first, in any process of the deployment.
    */
-  createIn(target: ShopTarget, shopId: string, hook: string): boolean {
-    const shop = ["create", this.#digest(`${target.api}\u0000${shopId}`)] as const;
-    return this.#firstOther(shop, hook, this.#digest(target.shopKey)) !== undefined;
+  createIn(target: ShopTarget, shop: ShopIdentity, hook: string): boolean {
+    const key = ["create", this.#digest(`${target.api}\u0000${serviceShopKey(shop)}`)] as const;
+    return this.#firstOther(key, hook, this.#digest(target.shopKey)) !== undefined;
   }
 
   /** Appends the line, reads what is new, and returns the first declarer of the hook there if not `declarer`. */

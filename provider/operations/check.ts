@@ -90,7 +90,7 @@ async function declaredUnderAnotherKey(
     throw error;
   });
   const identity = listing === undefined ? undefined : shopIdentityOf(listing);
-  if (identity === undefined || !ctx.declarations.declareInSharedShop(target, identity.shopId, hook))
+  if (identity === undefined || !ctx.declarations.declareInSharedShop(target, identity, hook))
     return undefined;
   return declaredTwice(target, identity.shopId, hook).message;
 }

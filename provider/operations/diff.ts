@@ -42,8 +42,11 @@ export async function diffResource(
     // A resource the program declares keeps this subscription: no delete of the deployment removes it, and a
     // create of the same hook in the same shop under another key is a second declaration.
     d.claims.keep(recorded.api ?? target.api, recorded.id);
-    if (recorded.shopId !== undefined)
-      d.creates.guardOneDeclaration(target, { shopId: recorded.shopId }, recorded.hook);
+    if (recorded.shopId !== undefined) {
+      const { shopId, accountId } = recorded;
+      const shop = accountId === undefined ? { shopId } : { shopId, accountId };
+      d.creates.guardOneDeclaration(target, shop, recorded.hook);
+    }
   }
   if (!decision.changes) {
     d.declarations.settleCreate(target, recorded.hook);

@@ -71,6 +71,14 @@ export function shopIdentityOf(subscriptions: readonly LiveSubscription[]): Shop
   };
 }
 
+/**
+ * The shop as the service names it, as one key: its id, within its account when the service reports one (shop
+ * ids are per account, so shop 1 of two accounts are two shops). What "the same shop under two keys" compares.
+ */
+export function serviceShopKey(identity: ShopIdentity): string {
+  return identity.accountId === undefined ? identity.shopId : `${identity.accountId}\u0000${identity.shopId}`;
+}
+
 /** Whether the service's shop is the recorded one (the account, too, when both say). */
 export function isSameShop(
   identity: ShopIdentity,

@@ -149,7 +149,7 @@ export class CreateBatches {
    * key.
    */
   guardOneDeclaration(target: ShopTarget, identity: ShopIdentity, hook: string): void {
-    if (this.#ctx.declarations.createIn(target, identity.shopId, hook))
+    if (this.#ctx.declarations.createIn(target, identity, hook))
       throw declaredTwice(target, identity.shopId, hook);
   }
 

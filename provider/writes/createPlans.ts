@@ -50,7 +50,7 @@ export function planBatch(
       ...(live !== undefined ? { live } : {}),
       duplicate,
       createdByOtherKey:
-        !duplicate && identity !== undefined && declarations.createIn(target, identity.shopId, hook),
+        !duplicate && identity !== undefined && declarations.createIn(target, identity, hook),
       liveKept: live !== undefined && claims.isKept(target.api, live.id),
       liveRecorded: live !== undefined && records.holds(target, live),
       takeOver: takeOver === true,

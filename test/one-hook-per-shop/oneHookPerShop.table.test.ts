@@ -123,14 +123,14 @@ describe("create: did another key write this hook into the same shop?", () => {
     ["a create with another key of the same shop", ["k1"], "k2", true],
   ] as const)("%s", (_name, earlierKeys, key, expected) => {
     const declarations = new Declarations();
-    for (const k of earlierKeys) declarations.createIn(target("x", k), "shop-1", ORDERS);
-    expect(declarations.createIn(target("y", key), "shop-1", ORDERS)).toBe(expected);
+    for (const k of earlierKeys) declarations.createIn(target("x", k), { shopId: "shop-1" }, ORDERS);
+    expect(declarations.createIn(target("y", key), { shopId: "shop-1" }, ORDERS)).toBe(expected);
   });
 
   it("the same hook in another shop the service reports is no second", () => {
     const declarations = new Declarations();
-    declarations.createIn(target("x", "k1"), "shop-1", ORDERS);
-    expect(declarations.createIn(target("y", "k2"), "shop-2", ORDERS)).toBe(false);
+    declarations.createIn(target("x", "k1"), { shopId: "shop-1" }, ORDERS);
+    expect(declarations.createIn(target("y", "k2"), { shopId: "shop-2" }, ORDERS)).toBe(false);
   });
 
   it.each([
@@ -149,8 +149,18 @@ describe("create: did another key write this hook into the same shop?", () => {
     ["another key at the same API that reports the same shop_id: the same shop, a second", "k2", API, true],
   ] as const)("%s", (_name, key, api, expected) => {
     const declarations = new Declarations();
-    declarations.createIn(target("x", "k1"), "shop-1", ORDERS);
-    expect(declarations.createIn(target("y", key, api), "shop-1", ORDERS)).toBe(expected);
+    declarations.createIn(target("x", "k1"), { shopId: "shop-1" }, ORDERS);
+    expect(declarations.createIn(target("y", key, api), { shopId: "shop-1" }, ORDERS)).toBe(expected);
+  });
+
+  it.each([
+    ["shop 1 of another account (shop ids are per account): another shop, no second", "acct-b", false],
+    ["shop 1 of the same account: the same shop, a second", "acct-a", true],
+  ] as const)("another key at the same API, %s", (_name, account, expected) => {
+    const declarations = new Declarations();
+    declarations.createIn(target("x", "k1"), { shopId: "shop-1", accountId: "acct-a" }, ORDERS);
+    const second = { shopId: "shop-1", accountId: account };
+    expect(declarations.createIn(target("y", "k2"), second, ORDERS)).toBe(expected);
   });
 });
 

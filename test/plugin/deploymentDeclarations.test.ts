@@ -73,7 +73,7 @@ describe("SharedDeclarations", () => {
     const [here] = twoProcesses("deployment-1");
     const [later] = twoProcesses("deployment-2");
     here.declare(target(ACME_KEY), HOOK, A);
-    here.createIn(target(ACME_KEY), "1", HOOK);
+    here.createIn(target(ACME_KEY), { shopId: "1" }, HOOK);
     // An earlier deployment's file names the hook for the shop: another deployment is not refused by it.
     expect(later.declare(target(ACME_KEY), HOOK, B)).toBeUndefined();
     const text = readFileSync(join(dir, "deployment-1.declarations"), "utf8");
@@ -95,10 +95,21 @@ describe("SharedDeclarations", () => {
 
   it("refuses a create of a hook that another key of the same shop (as the service reports it) created", () => {
     const [defaultProvider, explicitProvider] = twoProcesses();
-    expect(defaultProvider.createIn(target(ACME_KEY), "1", HOOK)).toBe(false);
-    expect(defaultProvider.createIn(target(ACME_KEY), "1", HOOK)).toBe(false);
-    expect(explicitProvider.createIn(target(ACME_KEY, "acme"), "1", HOOK)).toBe(false);
-    expect(explicitProvider.createIn(target(ACME_SECOND_KEY), "1", HOOK)).toBe(true);
-    expect(explicitProvider.createIn(target(ACME_SECOND_KEY), "2", HOOK)).toBe(false);
+    expect(defaultProvider.createIn(target(ACME_KEY), { shopId: "1" }, HOOK)).toBe(false);
+    expect(defaultProvider.createIn(target(ACME_KEY), { shopId: "1" }, HOOK)).toBe(false);
+    expect(explicitProvider.createIn(target(ACME_KEY, "acme"), { shopId: "1" }, HOOK)).toBe(false);
+    expect(explicitProvider.createIn(target(ACME_SECOND_KEY), { shopId: "1" }, HOOK)).toBe(true);
+    expect(explicitProvider.createIn(target(ACME_SECOND_KEY), { shopId: "2" }, HOOK)).toBe(false);
+  });
+
+  it("takes shop 1 of two accounts for two shops, in processes of one deployment", () => {
+    const [defaultProvider, explicitProvider] = twoProcesses();
+    expect(defaultProvider.createIn(target(ACME_KEY), { shopId: "1", accountId: "a" }, HOOK)).toBe(false);
+    expect(explicitProvider.createIn(target(ACME_SECOND_KEY), { shopId: "1", accountId: "b" }, HOOK)).toBe(
+      false,
+    );
+    expect(explicitProvider.createIn(target(ACME_SECOND_KEY), { shopId: "1", accountId: "a" }, HOOK)).toBe(
+      true,
+    );
   });
 });
