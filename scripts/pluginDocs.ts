@@ -78,14 +78,30 @@ const USING = [
 ];
 
 /**
- * Where the CLI downloads a missing plugin from: the release `v<version>` of the repository the schema's
- * `pluginDownloadURL` names (the release workflow attaches the tarballs there; test/tooling/releaseWorkflow.test.ts).
+ * Where a missing plugin comes from. The schema's `pluginDownloadURL` names the repository whose release
+ * `v<version>` holds the tarballs (the release workflow attaches them there; test/tooling/releaseWorkflow.test.ts),
+ * but only a generated SDK passes it to the CLI: for a YAML or Go program the CLI cannot read the schema of a
+ * plugin it does not have, and asks `pulumi/pulumi-<name>` (an empty PULUMI_HOME, CLI 3.248: a YAML preview
+ * asked `api.github.com/repos/pulumi/pulumi-shipping/releases/latest`). So the note says how such a program
+ * names the source: the resource options `version` and `pluginDownloadURL`, or `pulumi plugin install --server`.
+ * The YAML example is a code block, so the reference's first answer comes within the words docs test allows.
  */
 function downloadNote(source: PluginSchema): string[] {
-  const repository = /^github:\/\/api\.github\.com\/(.+)$/.exec(source.pluginDownloadURL ?? "")?.[1];
+  const url = source.pluginDownloadURL ?? "";
+  const repository = /^github:\/\/api\.github\.com\/(.+)$/.exec(url)?.[1];
   if (repository === undefined) return [];
   return [
-    `A missing plugin is downloaded from the GitHub release \`v${source.version}\` of \`${repository}\` (\`pluginDownloadURL\`).`,
+    `A missing plugin is in the GitHub release \`v${source.version}\` of \`${repository}\`, but the schema's`,
+    "`pluginDownloadURL` naming it reaches only generated SDKs: for a YAML or Go program the CLI cannot read",
+    `the schema of a plugin it does not have, and asks \`pulumi/pulumi-${source.name}\`. Install it first`,
+    `with \`pulumi plugin install resource ${source.name} ${source.version} --server ${url}\`, or give the resource`,
+    "the options `version` and `pluginDownloadURL`; in Pulumi YAML:",
+    "",
+    "```yaml",
+    `    options: { version: ${source.version}, pluginDownloadURL: "${url}" }`,
+    "```",
+    "",
+    `In Go: \`pulumi.Version("${source.version}"), pulumi.PluginDownloadURL("${url}")\`.`,
     "",
   ];
 }

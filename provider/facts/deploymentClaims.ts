@@ -82,7 +82,9 @@ export class DeploymentClaims {
   add(api: string, id: number): void {
     if (this.#file === undefined) return;
     try {
-      appendFileSync(this.#file, `${JSON.stringify([api, id])}\n`);
+      // The leading newline ends a line an earlier append left cut short (ENOSPC, a crash), so that this claim
+      // is not glued onto it and lost (a delete would then remove a subscription this deployment claims).
+      appendFileSync(this.#file, `\n${JSON.stringify([api, id])}\n`);
     } catch {
       // Not shared: this process's own claims still hold.
     }
@@ -119,7 +121,7 @@ function parseLine(line: string): [string, number] | undefined {
     if (Array.isArray(parsed) && typeof parsed[0] === "string" && typeof parsed[1] === "number")
       return [parsed[0], parsed[1]];
   } catch {
-    // A line cut short by another process's append: not a claim.
+    // A blank line, or one cut short by a failed append: not a claim.
   }
   return undefined;
 }

@@ -4,7 +4,7 @@
  * process of their own: a hook declared for one shop through two of them was refused by neither, and the two
  * subscriptions overwrote each other.
  *
- * Each process appends a line per declaration to a file of the deployment (deploymentClaims.ts says which, and
+ * Each process appends a line per declaration (after a newline that ends any line left cut short) to a file of the deployment (deploymentClaims.ts says which, and
  * where) before it reads the file: the first line of a hook and shop is its declaration, any later line of
  * another declarer a second one. Appends land whole and in one order, so of two processes checking at the same
  * moment exactly the later one is refused. A declarer declaring again (the engine checks a replacement a second
@@ -77,7 +77,10 @@ export class SharedDeclarations {
     if (this.#file === undefined) return undefined;
     const key = shop.join(":");
     try {
-      appendFileSync(this.#file, `${JSON.stringify([key, hook, declarer])}\n`);
+      // The leading newline ends a line an earlier append left cut short (ENOSPC, a crash): without it this
+      // line would be glued onto that one and skipped with it, and a second declaration not refused. The
+      // blank line it makes when the file was whole parses as nothing.
+      appendFileSync(this.#file, `\n${JSON.stringify([key, hook, declarer])}\n`);
     } catch {
       return undefined; // Not shared: this process's own rule still holds.
     }
@@ -106,7 +109,7 @@ export class SharedDeclarations {
       const lines = (this.#rest + Buffer.concat(parts).toString("utf8")).split("\n");
       this.#rest = lines.pop() ?? "";
       for (const text of lines) {
-        const line = parseLine(text);
+        const line = parseLine(text); // Undefined for a blank line or one cut short: neither declares.
         if (line === undefined) continue;
         const key = `${line[0]}\u0000${line[1]}`;
         if (!this.#first.has(key)) this.#first.set(key, line[2]);

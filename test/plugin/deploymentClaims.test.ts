@@ -34,7 +34,8 @@ describe("DeploymentClaims", () => {
     expect(dynamicHost.apisOf(7)).toEqual(["https://api.example.com"]);
     writeFileSync(file, '["https://api.exa', { flag: "a" }); // another process's append, cut short
     plugin.add("https://other.example.com", 7);
-    expect(dynamicHost.apisOf(7)).toEqual(["https://api.example.com"]);
+    // The cut line is no claim, and the claim appended after it is not lost with it.
+    expect(dynamicHost.apisOf(7)).toEqual(["https://api.example.com", "https://other.example.com"]);
   });
 });
 

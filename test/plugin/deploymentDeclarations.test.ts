@@ -69,6 +69,13 @@ describe("SharedDeclarations", () => {
     expect(whole).not.toContain(ACME_KEY);
   });
 
+  it("refuses a second declaration after a line an append left cut short (ENOSPC, a crash)", () => {
+    const [one, other] = twoProcesses();
+    writeFileSync(join(dir, "deployment-1.declarations"), '["declare:abc","x","urn:crashed"');
+    expect(one.declare(target(ACME_KEY), HOOK, A)).toBeUndefined();
+    expect(other.declare(target(ACME_KEY), HOOK, B)).toBe(A);
+  });
+
   it("holds no key, and digests no other deployment can match", () => {
     const [here] = twoProcesses("deployment-1");
     const [later] = twoProcesses("deployment-2");
