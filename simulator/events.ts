@@ -82,6 +82,8 @@ export class Deliverer {
   /** Deliveries sent so far, for spreading duplicates evenly. */
   #sends = 0;
   #closed = false;
+  /** Bumped by clear() (reset): an event held across it belongs to a state that no longer exists. */
+  #generation = 0;
   readonly #waits = new Set<() => void>();
   readonly #deps: DelivererDeps;
 
@@ -94,7 +96,9 @@ export class Deliverer {
 
   /**
    * Notify the shop's subscriber about `event`; resolves once every delivery is accepted or given up. The
-   * deliveries are held `event.delayMs` first, and go out in `event.order` (delivery-order.ts).
+   * deliveries are held `event.delayMs` first, and go out in `event.order` (delivery-order.ts). The URL
+   * is looked up before the hold, so an event still held when the deliverer is cleared (reset) or closed
+   * sends nothing and resolves NotDelivered: its subscription may be gone and its log was emptied.
    */
   async emit(event: SimEvent): Promise<Sent | NotDelivered> {
     const shop = event.shop ?? this.#deps.firstShop;
@@ -137,7 +141,12 @@ export class Deliverer {
     const attempts: LoggedDelivery[] = [];
     const deliveryIds: string[] = [];
     let accepted = true;
-    if (event.delayMs !== undefined && event.delayMs > 0) await this.#wait(event.delayMs);
+    if (event.delayMs !== undefined && event.delayMs > 0) {
+      const generation = this.#generation;
+      await this.#wait(event.delayMs);
+      if (this.#closed) return { delivered: false, reason: "simulator closed while held" };
+      if (this.#generation !== generation) return { delivered: false, reason: "reset while held" };
+    }
     const order = deliveryOrder(targets.length, event.order ?? "in-order", event.orderSeed);
     for (const target of order.map((i) => targets[i] as Target)) {
       deliveryIds.push(target.id);
@@ -256,8 +265,9 @@ export class Deliverer {
     return this.#log.chunks();
   }
 
-  /** Forget every record. */
+  /** Forget every record; events held now deliver nothing when their hold ends. */
   clear(): void {
+    this.#generation += 1;
     this.#log.clear();
   }
 

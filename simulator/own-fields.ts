@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { Hook } from "../contract/hooks";
 import { MAX_LABEL_SHIPMENT_IDS } from "./constants";
-import { describeValue } from "./json-text";
+import { describeValue, stringifyJson } from "./json-text";
 import { setOwn } from "./records";
 import { InvalidInputError, SHIPMENT_STATUSES } from "./schemas";
 import { isPath, pathSegments, SET_PATH, SET_PATH_RULE } from "./set-path";
@@ -95,10 +95,17 @@ const OWN_FIELDS: Record<Hook, Record<string, OwnField>> = {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** Longest text of a client's `set` value shown in a refusal, in characters. */
+const SHOWN_SET_CHARS = 60;
+
+/**
+ * A client's value for a refusal: its JSON, cut. stringifyJson is iterative and stops past the limit, so a
+ * value nested 100,000 deep costs a short walk, not a RangeError (JSON.stringify's, which was a 500).
+ */
 const shown = (value: unknown): string => {
-  if (typeof value === "number") return describeValue(value);
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 60)}...` : text;
+  if (typeof value === "number" || value === undefined) return describeValue(value);
+  const text = stringifyJson(value, (t) => t, SHOWN_SET_CHARS);
+  return text.length > SHOWN_SET_CHARS ? `${text.slice(0, SHOWN_SET_CHARS)}...` : text;
 };
 
 /**

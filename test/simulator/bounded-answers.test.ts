@@ -19,6 +19,14 @@ function hostileBody(items: number): string {
   return `{"data":{"webhook_subscriptions":[${Array(items).fill("{}").join(",")}]}}`;
 }
 
+/** Brackets around the `{}` items of nestedBody: deeper than json-scan.ts MAX_CUT_DEPTH (8). */
+const NESTING = 9;
+
+/** `{"x":[[[[[[[[[{},{},…]]]]]]]]]}`: the items of hostileBody below the depth where parsedStart stops cutting. */
+function nestedBody(items: number): string {
+  return `{"x":${"[".repeat(NESTING)}${Array(items).fill("{}").join(",")}${"]".repeat(NESTING)}}`;
+}
+
 describe("a 422 for a body of 349,000 `{}` items", () => {
   it("lists the first 100 problems, counts the rest, and stays small; a parallel GET / is answered", async () => {
     const sim = await startSim();
@@ -68,6 +76,30 @@ describe("a 422 for a body of 349,000 `{}` items", () => {
     const logged = sim.requests().at(-1);
     expect(logged?.bodyTruncated).toBe(true);
     expect(logged?.bodyPreview).toMatch(/^\{"data":\{"webhook_subscriptions":\[\{\},\{\},/);
+
+    // The same items nested past the depth where the log's start stops cutting: still no whole parse
+    // (before the fix the log's start parsed the innermost 1 MiB array whole, 349,000 objects).
+    longest = 0;
+    const nested = nestedBody(HOSTILE_ITEMS - 10);
+    expect(Buffer.byteLength(nested)).toBeLessThanOrEqual(1024 * 1024);
+    const again = vi.spyOn(JSON, "parse").mockImplementation((text, reviver) => {
+      longest = Math.max(longest, String(text).length);
+      return original(text, reviver);
+    });
+    try {
+      const reply = await api(sim, "POST", "/webhook_subscriptions", {
+        body: nested,
+        headers: { "content-type": "application/json" },
+      });
+      expect(reply.status).toBe(422);
+      expect(longest).toBeLessThan(SCANNED_BODY_MIN_CHARS);
+    } finally {
+      again.mockRestore();
+    }
+    const nestedLog = sim.requests().at(-1);
+    expect(nestedLog?.bodyTruncated).toBe(true);
+    // Its start down to the depth where cutting stops, then a placeholder for the container too large to parse.
+    expect(nestedLog?.bodyPreview).toMatch(/^\{"x":\[+"\[…\]"\]+\}$/);
   });
 
   it("answers a handful of problems in full, as before (no count)", async () => {

@@ -134,4 +134,17 @@ describe("parsedStart", () => {
       cut: false,
     });
   });
+
+  it("past the depth where it stops cutting, keeps a placeholder for a container over the budget, never parses it", () => {
+    const text = `{"x":${"[".repeat(9)}${Array(10_000).fill("{}").join(",")}${"]".repeat(9)}}`;
+    const { value, cut } = parsedStart(text, { start: 0, end: text.length }, 100);
+    expect(cut).toBe(true);
+    expect(JSON.stringify(value)).toBe(`{"x":${"[".repeat(7)}"[…]"${"]".repeat(7)}}`);
+    // Small enough for the budget: parsed whole, however deep.
+    const small = `{"x":${"[".repeat(12)}{}${"]".repeat(12)}}`;
+    expect(parsedStart(small, { start: 0, end: small.length }, 100)).toEqual({
+      value: JSON.parse(small),
+      cut: false,
+    });
+  });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { EXIT_ACCEPTED, parseClientCommand, runClientCommand } from "../../simulator/cli-trigger";
 import { deliveryOrder } from "../../simulator/delivery-order";
 import type { RunningSimulator, SimEvent } from "../../simulator/index";
-import { api, startSim, subs, until } from "./helpers";
+import { api, call, startSim, subs, until } from "./helpers";
 import { useReceiver } from "./https-receiver";
 
 const receiver = useReceiver();
@@ -53,6 +53,51 @@ describe("late delivery", () => {
     expect(arrivedIds()).toEqual([2, 1]);
     const [second, first] = sim.deliveries();
     expect(second?.at !== undefined && first?.at !== undefined && first.at >= second.at).toBe(true);
+  });
+});
+
+/** The outcome of `pending` once it settles, or a failure after `timeoutMs` (polled, no sleep). */
+async function settled<T>(pending: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let outcome: { value: T } | undefined;
+  void pending.then((value) => {
+    outcome = { value };
+  });
+  return (await until(() => outcome, timeoutMs, what)).value;
+}
+
+describe("a held event and reset or close", () => {
+  it("POST /__sim/reset while an event is held: nothing is delivered, nothing logged, NotDelivered", async () => {
+    const sim = await subscribed();
+    const held = sim.emit({ kind: "shipment_status_change", shipmentId: 1, delayMs: HOLD_MS });
+    const reset = await call(sim.baseUrl, "POST", "/__sim/reset");
+    expect(reset.status).toBe(204);
+    expect(sim.subscriptions("demo")).toEqual([]);
+    const outcome = await settled(held, ARRIVAL_DEADLINE_MS, "the held emit");
+    expect(outcome).toEqual({ delivered: false, reason: "reset while held" });
+    expect(receiver.arrivals).toEqual([]);
+    expect(sim.deliveries()).toEqual([]);
+  });
+
+  it("an event held across a reset and a new subscription is still not delivered", async () => {
+    const sim = await subscribed();
+    const held = sim.emit({ kind: "shipment_status_change", shipmentId: 1, delayMs: HOLD_MS });
+    await sim.reset();
+    await api(sim, "POST", "/webhook_subscriptions", {
+      body: subs(["shipment_status_change", `${receiver.url}/s`]),
+    });
+    const outcome = await settled(held, ARRIVAL_DEADLINE_MS, "the held emit");
+    expect(outcome).toEqual({ delivered: false, reason: "reset while held" });
+    expect(receiver.arrivals).toEqual([]);
+    expect(sim.deliveries()).toEqual([]);
+  });
+
+  it("close() while an event is held: NotDelivered, no delivery id that was never sent", async () => {
+    const sim = await subscribed();
+    const held = sim.emit({ kind: "shipment_status_change", shipmentId: 1, delayMs: HOLD_MS });
+    await sim.close();
+    const outcome = await settled(held, ARRIVAL_DEADLINE_MS, "the held emit");
+    expect(outcome).toEqual({ delivered: false, reason: "simulator closed while held" });
+    expect(receiver.arrivals).toEqual([]);
   });
 });
 

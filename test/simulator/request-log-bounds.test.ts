@@ -161,4 +161,22 @@ describe("depth", () => {
     expect(reply.status).toBe(422);
     expectErrorShape(reply);
   });
+
+  it.each([
+    ["an object", nested(100_000)],
+    ["an array", `${"[".repeat(100_000)}${"]".repeat(100_000)}`],
+  ])(
+    "POST /__sim/events with set.status %s nested 100,000 deep is a 422 naming the field, not a 500",
+    async (_, deep) => {
+      const sim = await startSim();
+      const reply = await call(sim.baseUrl, "POST", "/__sim/events", {
+        body: `{"kind":"shipment_status_change","set":{"status":${deep}}}`,
+        headers: { "content-type": "application/json" },
+      });
+      expect(reply.status).toBe(422);
+      const message = expectErrorShape(reply).message;
+      expect(message).toMatch(/set\.status: must be a known shipment status/);
+      expect(message.length).toBeLessThan(1_000);
+    },
+  );
 });
