@@ -65,18 +65,25 @@ describe("--delivery-ca adds to the trusted roots", () => {
     }
   });
 
-  // Where Node has tls.getCACertificates, it read NODE_EXTRA_CA_CERTS at start and `env` is not consulted.
-  it.skipIf("getCACertificates" in tls)(
-    "defaultRoots is Node's bundled roots plus NODE_EXTRA_CA_CERTS's certificates",
-    () => {
-      const roots = defaultRoots({ NODE_EXTRA_CA_CERTS: join(dir, "receiver-ca.pem") });
-      expect(roots.length).toBeGreaterThanOrEqual(tls.rootCertificates.length + 1);
-      expect(roots.map((pem) => pem.replace(/\s/g, ""))).toContain(
-        receiver.ca.caPem.trim().replace(/\s/g, ""),
-      );
-      expect(defaultRoots({ NODE_EXTRA_CA_CERTS: join(dir, "missing.pem") })).toHaveLength(
-        tls.rootCertificates.length,
-      );
-    },
-  );
+  // Both ways of asking Node, on every Node: its own answer where it has tls.getCACertificates (Node 22.15+,
+  // which read NODE_EXTRA_CA_CERTS at start), else the bundled roots plus NODE_EXTRA_CA_CERTS read from `env`.
+  it("defaultRoots without tls.getCACertificates is Node's bundled roots plus NODE_EXTRA_CA_CERTS's certificates", () => {
+    const roots = defaultRoots({ NODE_EXTRA_CA_CERTS: join(dir, "receiver-ca.pem") }, null);
+    expect(roots.length).toBeGreaterThanOrEqual(tls.rootCertificates.length + 1);
+    expect(roots.map((pem) => pem.replace(/\s/g, ""))).toContain(receiver.ca.caPem.trim().replace(/\s/g, ""));
+    expect(defaultRoots({ NODE_EXTRA_CA_CERTS: join(dir, "missing.pem") }, null)).toHaveLength(
+      tls.rootCertificates.length,
+    );
+  });
+
+  it("defaultRoots with tls.getCACertificates is its default store, whatever `env` says", () => {
+    const store = ["-----BEGIN CERTIFICATE-----\nstore\n-----END CERTIFICATE-----"];
+    const asked: string[] = [];
+    const get = (type: "default"): string[] => {
+      asked.push(type);
+      return store;
+    };
+    expect(defaultRoots({ NODE_EXTRA_CA_CERTS: join(dir, "receiver-ca.pem") }, get)).toEqual(store);
+    expect(asked).toEqual(["default"]);
+  });
 });
