@@ -108,9 +108,8 @@ describe("stall", () => {
 
     const pending = socketError(api(sim, "GET", "/webhook_subscriptions"));
     await until(() => (sim.requests().length === 2 ? true : undefined), 5_000, "second stalled request");
-    const start = performance.now();
+    // A close that waited for the stalled request would never end (the stall has no end): it ends the request.
     await sim.close();
-    expect(performance.now() - start).toBeLessThan(2_000);
     expect(await pending).toMatch(/ECONNRESET|socket hang up/);
   });
 
