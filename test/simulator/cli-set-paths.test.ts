@@ -4,7 +4,7 @@
  * fix; an integer the JSON number would change (beyond 2^53) is refused before anything is sent.
  */
 import { describe, expect, it } from "vitest";
-import { digitsLost } from "../../simulator/cli-set";
+import { setAssignments } from "../../simulator/cli-set";
 import {
   EXIT_ACCEPTED,
   EXIT_INVALID_EVENT,
@@ -80,7 +80,7 @@ describe("trigger --set with a path", () => {
   });
 });
 
-describe("an integer beyond 2^53 in --set", () => {
+describe("a JSON number in --set that the parse would change", () => {
   it("is refused naming the flag, the number it would become and the fix, before anything is sent", () => {
     expect(() =>
       parseClientCommand("trigger", ["shipment_status_change", "--set", "shipment_id=9007199254740993"], {}),
@@ -89,16 +89,68 @@ describe("an integer beyond 2^53 in --set", () => {
     );
   });
 
-  it.each<[string, boolean]>([
-    ["9007199254740991", false],
-    ["-9007199254740991", false],
-    ["9007199254740992", false],
-    ["9007199254740993", true],
-    ["12345678901234567890", true],
-    ["1e300", false],
-    ['"9007199254740993"', false],
-    ["0.1", false],
-  ])("%s: changed %s", (raw, changed) => {
-    expect(digitsLost(raw, JSON.parse(raw)) !== undefined).toBe(changed);
+  it.each<[string, string | undefined]>([
+    ["n=9007199254740991", undefined],
+    ["n=-9007199254740991", undefined],
+    ["n=9007199254740992", undefined],
+    ["n=9007199254740993", "9007199254740993 is an integer beyond 2^53"],
+    ["n=12345678901234567890", "holds only as 12345678901234567168"],
+    ["n=1e300", undefined],
+    ['n="9007199254740993"', undefined],
+    ["n=0.1", undefined],
+    ["n=1.0", undefined],
+    ["n=1.5E+2", undefined],
+    ["n=-0", undefined],
+    ['meta={"s":"1e400","ids":[1,2.5,"9007199254740993"]}', undefined],
+    // A number the parse changes, wherever it is in the value: refused naming its path and the quoted fix.
+    [
+      "weight=1e400",
+      `1e400 is beyond the largest JSON number here (1.7976931348623157e+308): it would be sent as null; send the digits as a string: --set 'weight="1e400"'`,
+    ],
+    [
+      "shipment_id=1e400",
+      `it would be sent as null; send the digits as a string: --set 'shipment_id="1e400"'`,
+    ],
+    ["n=-1e400", `it would be sent as null; send the digits as a string: --set 'n="-1e400"'`],
+    [
+      "n=9007199254740993.0",
+      `9007199254740993.0 is held by a JSON number here only as 9007199254740992: it would be sent as that other number; send the digits as a string: --set 'n="9007199254740993.0"'`,
+    ],
+    ["n=9.007199254740993e15", `only as 9007199254740992: it would be sent as that other number`],
+    ["n=1e-400", `1e-400 is held by a JSON number here only as 0`],
+    ["n=0.10000000000000000001", `only as 0.1`],
+    [
+      'meta={"id":12345678901234567890}',
+      `: meta.id: 12345678901234567890 is an integer beyond 2^53, which a JSON number here holds only as 12345678901234567168: it would be sent as that other number; give at most 9007199254740991, or send the digits as a string: --set 'meta={"id":"12345678901234567890"}'`,
+    ],
+    [
+      "ids=[9007199254740993]",
+      `: ids.0: 9007199254740993 is an integer beyond 2^53, which a JSON number here holds only as 9007199254740992: it would be sent as that other number; give at most 9007199254740991, or send the digits as a string: --set 'ids=["9007199254740993"]'`,
+    ],
+    [
+      'a={"s":"1e999","b":[1, {"c":[2,1e999]}]}',
+      `: a.b.1.c.1: 1e999 is beyond the largest JSON number here (1.7976931348623157e+308): it would be sent as null; send the digits as a string: --set 'a={"s":"1e999","b":[1, {"c":[2,"1e999"]}]}'`,
+    ],
+  ])("--set %s", (item, problem) => {
+    const parse = () => parseClientCommand("trigger", ["shipment_status_change", "--set", item], {});
+    const assign = () => setAssignments([item], "name=value");
+    if (problem === undefined) {
+      expect(parse).not.toThrow();
+      expect(assign).not.toThrow();
+    } else {
+      expect(parse).toThrow(`--set ${item}: `);
+      expect(parse).toThrow(problem);
+      expect(assign).toThrow(problem);
+    }
+  });
+
+  it("sends the numbers it keeps as JSON.parse reads them", () => {
+    expect(
+      setAssignments(["n=1.0", "m=1e300", 'meta={"ids":[9007199254740992,"9007199254740993"]}'], "x"),
+    ).toEqual({
+      n: 1,
+      m: 1e300,
+      meta: { ids: [9007199254740992, "9007199254740993"] },
+    });
   });
 });

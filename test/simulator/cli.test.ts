@@ -84,6 +84,22 @@ function runToExit(args: string[]) {
 }
 
 describe("shipping-api-sim", () => {
+  it("exits 2 on a --set number the parse would change, naming the flag, the path and the fix", () => {
+    const result = runToExit([
+      "trigger",
+      "shipment_status_change",
+      "--set",
+      'meta={"id":12345678901234567890}',
+      "--url",
+      "http://127.0.0.1:9",
+    ]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      `--set meta={"id":12345678901234567890}: meta.id: 12345678901234567890 is an integer beyond 2^53`,
+    );
+    expect(result.stderr).toContain(`--set 'meta={"id":"12345678901234567890"}'`);
+  });
+
   it("keeps its shebang", () => {
     expect(execFileSync("head", ["-1", CLI], { encoding: "utf8" }).trim()).toBe("#!/usr/bin/env node");
   });
