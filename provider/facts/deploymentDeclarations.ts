@@ -4,14 +4,16 @@
  * process of their own: a hook declared for one shop through two of them was refused by neither, and the two
  * subscriptions overwrote each other.
  *
- * Each process appends a line per declaration (after a newline that ends any line left cut short) to a file of the deployment (deploymentClaims.ts says which, and
- * where) before it reads the file: the first line of a hook and shop is its declaration, any later line of
+ * Each process appends a line per declaration to a file of the deployment (deploymentClaims.ts says which, and
+ * where), after a newline that ends any line left cut short, before it reads the file: the first line of a
+ * hook and shop is its declaration, any later line of
  * another declarer a second one. Appends land whole and in one order, so of two processes checking at the same
  * moment exactly the later one is refused. A declarer declaring again (the engine checks a replacement a second
  * time, with its URN) is no second.
  *
  * A shop is named by a digest of the deployment's key with the API and key (`shopKey`): the same credentials
- * in two processes are one shop, and the file holds no key nor a digest that outlives the deployment. Creates
+ * in two processes are one shop, and the file holds no key. The deployment's key is also the file's name, so
+ * the digest hides a key only as well as the key resists guessing (the folder is the user's, 0700). Creates
  * are shared too, under the shop the service reports: two keys of one shop in two processes are refused before
  * the second write, as within one process. Holds digests, hooks and resource URNs, never a credential.
  */
