@@ -39,8 +39,11 @@ export type Phase =
   | "readBack"
   | "relist";
 
-/** How a batch came to be sent: every create it waited for came, it was full, its window or the idle time ended. */
-export type FlushReason = "complete" | "full" | "window" | "idle" | "recheck";
+/**
+ * How a batch came to be sent: every create it waited for came, it was full, its window or the idle time ended,
+ * or (`free`) no run of its shop was in flight.
+ */
+export type FlushReason = "complete" | "full" | "window" | "idle" | "recheck" | "free";
 
 /** One line of the trace file. */
 export interface TraceLine {

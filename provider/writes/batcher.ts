@@ -23,13 +23,20 @@ interface Waiter<T, R> {
 interface Batch<G, T, R> {
   readonly group: G;
   readonly waiters: Waiter<T, R>[];
-  readonly timer: NodeJS.Timeout;
+  readonly timer: NodeJS.Timeout | undefined;
 }
 
 /** How a {@link Batcher} groups and sizes its batches. */
 export interface BatcherOptions<G, T> {
   /** Wait for more items this long, in ms, from the first (default {@link BATCH_WINDOW_MS}); per group. */
   readonly windowMs?: number | ((group: G) => number);
+  /**
+   * Instead of a window: a group's batch is sent at once when no run of the group is in flight (with the items
+   * that arrive in the same turn of the event loop), and items that arrive while one is join the next batch, sent
+   * when it settles. No item waits for another that may not come; an item joins only what it would have waited
+   * for anyway (a run of its group, in a lane of one at a time).
+   */
+  readonly whileInFlight?: boolean;
   /**
    * Sends every waiting batch when no item of any group was added for this long, in ms: when the callers
    * stopped coming (the engine runs few steps at once), waiting for more only delays. Default: no such rule.
@@ -62,6 +69,9 @@ export class Batcher<G, T, R> {
   #idleTimer: NodeJS.Timeout | undefined;
   readonly #sizeOf: (items: readonly T[]) => number;
   readonly #traceAs: string | undefined;
+  readonly #whileInFlight: boolean;
+  /** Groups (by key) whose run is in flight, under `whileInFlight`. */
+  readonly #inFlight = new Set<string>();
 
   constructor(
     keyOf: (group: G) => string,
@@ -77,6 +87,7 @@ export class Batcher<G, T, R> {
     this.#maxSize = options.maxSize ?? MAX_ITEMS_PER_REQUEST;
     this.#sizeOf = options.sizeOf ?? ((items) => items.length);
     this.#traceAs = options.traceAs;
+    this.#whileInFlight = options.whileInFlight === true;
   }
 
   /** Resolves with this item's result once its batch has run. */
@@ -87,7 +98,7 @@ export class Batcher<G, T, R> {
       batch = {
         group,
         waiters: [],
-        timer: setTimeout(() => this.#flush(key, "window"), this.#windowMs(group)),
+        timer: this.#timerOf(key, group),
       };
       this.#pending.set(key, batch);
     }
@@ -99,6 +110,16 @@ export class Batcher<G, T, R> {
     else if (this.#complete(added.group, items)) this.#flush(key, "complete");
     else this.#restartIdleTimer();
     return result;
+  }
+
+  /**
+   * When a new batch of the group goes by itself: at the end of its window; under `whileInFlight`, at once (on
+   * the next turn of the event loop, so that the calls that arrive together join it) when no run of the group is
+   * in flight, else when that run settles.
+   */
+  #timerOf(key: string, group: G): NodeJS.Timeout | undefined {
+    if (!this.#whileInFlight) return setTimeout(() => this.#flush(key, "window"), this.#windowMs(group));
+    return this.#inFlight.has(key) ? undefined : setTimeout(() => this.#flush(key, "free"), 0);
   }
 
   /** Sends the group's waiting batch now if it has become complete (what it waits for changed). */
@@ -130,6 +151,7 @@ export class Batcher<G, T, R> {
     clearTimeout(batch.timer);
     const { waiters } = batch;
     const items = waiters.map((w) => w.item);
+    if (this.#whileInFlight) this.#inFlight.add(key);
     // Traced: the run works for every call it joined, which enter its phases (the lane, the POST) together.
     forJoined(
       waiters.map((w) => w.spans),
@@ -137,18 +159,27 @@ export class Batcher<G, T, R> {
         if (this.#traceAs !== undefined) noteBatch(this.#traceAs, this.#sizeOf(items), reason);
         return this.#run(batch.group, items);
       },
-    ).then(
-      (results) => {
-        waiters.forEach((waiter, i) => {
-          const result = results[i];
-          if (result === undefined) waiter.reject(new Error("internal error: a batch returned no result"));
-          else if ("error" in result) waiter.reject(result.error);
-          else waiter.resolve(result.value);
-        });
-      },
-      (error: unknown) => {
-        for (const waiter of waiters) waiter.reject(error);
-      },
-    );
+    )
+      .finally(() => this.#settled(key))
+      .then(
+        (results) => {
+          waiters.forEach((waiter, i) => {
+            const result = results[i];
+            if (result === undefined) waiter.reject(new Error("internal error: a batch returned no result"));
+            else if ("error" in result) waiter.reject(result.error);
+            else waiter.resolve(result.value);
+          });
+        },
+        (error: unknown) => {
+          for (const waiter of waiters) waiter.reject(error);
+        },
+      );
+  }
+
+  /** Under `whileInFlight`: the group's run settled, so the batch that waited for it goes. */
+  #settled(key: string): void {
+    if (!this.#whileInFlight) return;
+    this.#inFlight.delete(key);
+    if (this.#pending.has(key)) this.#flush(key, "free");
   }
 }

@@ -1,4 +1,4 @@
-import { BATCH_WINDOW_MS, Batcher, MAX_ITEMS_PER_REQUEST } from "./batcher";
+import { Batcher, type BatcherOptions, MAX_ITEMS_PER_REQUEST } from "./batcher";
 
 /** Most ids joined into one request (`/webhook_subscriptions/1;2;3`); the API's own limit is not shown. */
 export const MAX_IDS_PER_REQUEST = MAX_ITEMS_PER_REQUEST;
@@ -13,8 +13,7 @@ export class IdBatcher<G, R> {
   constructor(
     keyOf: (group: G) => string,
     run: (group: G, ids: number[]) => Promise<Map<number, R>>,
-    windowMs = BATCH_WINDOW_MS,
-    traceAs?: string,
+    options: Pick<BatcherOptions<G, number>, "windowMs" | "whileInFlight" | "traceAs"> = {},
   ) {
     this.#batcher = new Batcher<G, number, R | undefined>(
       keyOf,
@@ -22,12 +21,7 @@ export class IdBatcher<G, R> {
         const found = await run(group, [...new Set(ids)]);
         return ids.map((id) => ({ value: found.get(id) }));
       },
-      {
-        windowMs,
-        maxSize: MAX_IDS_PER_REQUEST,
-        sizeOf: (ids) => new Set(ids).size,
-        ...(traceAs === undefined ? {} : { traceAs }),
-      },
+      { ...options, maxSize: MAX_IDS_PER_REQUEST, sizeOf: (ids) => new Set(ids).size },
     );
   }
 

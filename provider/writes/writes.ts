@@ -21,7 +21,6 @@ import {
   type ShopIdentity,
   shopIdentityOf,
 } from "../rules/ownership";
-import { BATCH_WINDOW_MS } from "./batcher";
 import { IdBatcher } from "./idBatcher";
 
 /**
@@ -60,12 +59,13 @@ export class Writes {
     this.#views = views;
     this.#claims = claims;
     const byShop = (target: ShopTarget) => target.shopKey;
-    this.#deletes = new IdBatcher(
-      byShop,
-      (target, ids) => this.#deleteOwned(target, ids),
-      BATCH_WINDOW_MS,
-      "delete",
-    );
+    // A shop's first delete goes at once; those that come while it runs join the next DELETE (they would wait
+    // for the shop's lane anyway). A window made every delete wait, though the engine rarely starts a shop's
+    // deletes together (docs/performance.md).
+    this.#deletes = new IdBatcher(byShop, (target, ids) => this.#deleteOwned(target, ids), {
+      whileInFlight: true,
+      traceAs: "delete",
+    });
     this.#questions = new IdBatcher(byShop, async (target, ids) => new Map(await this.#ask(target, ids)));
     this.#readBacks = new IdBatcher(
       byShop,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Batcher } from "../../provider/writes/batcher";
 
 describe("Batcher", () => {
@@ -29,5 +29,56 @@ describe("Batcher", () => {
     );
     const outcomes = await Promise.allSettled([batcher.add("g", 1), batcher.add("g", 2)]);
     expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected"]);
+  });
+
+  describe("while in flight (deletes): no item waits for one that may not come", () => {
+    /** A batcher whose runs end only when the test says, with every run's items in order. */
+    function heldBatcher() {
+      const runs: string[] = [];
+      const release: Array<(fail: boolean) => void> = [];
+      const batcher = new Batcher<string, number, number>(
+        (group) => group,
+        (group, items) => {
+          runs.push(`${group}:${items.join(";")}`);
+          return new Promise((resolve, reject) =>
+            release.push((fail) =>
+              fail ? reject(new Error(`${group} failed`)) : resolve(items.map((value) => ({ value }))),
+            ),
+          );
+        },
+        { whileInFlight: true },
+      );
+      return { runs, release, batcher };
+    }
+
+    it("sends a group's first items at once, and joins what comes while they run into one run after them", async () => {
+      const { runs, release, batcher } = heldBatcher();
+      const first = Promise.all([batcher.add("shop-a", 1), batcher.add("shop-a", 4)]);
+      await vi.waitFor(() => expect(runs).toEqual(["shop-a:1;4"]), { timeout: 1_000, interval: 1 });
+      const later = [batcher.add("shop-a", 2), batcher.add("shop-a", 3)];
+      const otherShop = batcher.add("shop-b", 9);
+      await vi.waitFor(() => expect(runs).toEqual(["shop-a:1;4", "shop-b:9"]), {
+        timeout: 1_000,
+        interval: 1,
+      });
+      release[0]?.(false);
+      expect(await first).toEqual([1, 4]);
+      expect(runs).toEqual(["shop-a:1;4", "shop-b:9", "shop-a:2;3"]);
+      release[1]?.(false);
+      release[2]?.(false);
+      expect(await Promise.all([...later, otherShop])).toEqual([2, 3, 9]);
+    });
+
+    it("sends the waiting batch after a run that failed, whose callers get its error", async () => {
+      const { runs, release, batcher } = heldBatcher();
+      const first = batcher.add("shop-a", 1);
+      await vi.waitFor(() => expect(runs).toEqual(["shop-a:1"]), { timeout: 1_000, interval: 1 });
+      const second = batcher.add("shop-a", 2);
+      release[0]?.(true);
+      await expect(first).rejects.toThrow("shop-a failed");
+      expect(runs).toEqual(["shop-a:1", "shop-a:2"]);
+      release[1]?.(false);
+      expect(await second).toBe(2);
+    });
   });
 });
