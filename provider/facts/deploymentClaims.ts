@@ -12,15 +12,22 @@
  */
 import { createHash } from "node:crypto";
 import { appendFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir } from "node:os";
 import { join } from "node:path";
+import { warn } from "../operations/warnings";
 import { pulumiCliProcess } from "./cliProcess";
 
 /**
- * Where the files live: a folder of this user's only (mode 0700, checked), so that no other user of a shared
- * machine can add, remove or redirect a deployment's claims.
+ * Where the files live: a folder of this user's only (mode 0700, checked), under the user's cache folder
+ * (`$XDG_CACHE_HOME`, else `~/.cache`), so that no other user of a shared machine can add, remove or redirect a
+ * deployment's files, nor make one in the folder's place first (a folder of a predictable name in the shared
+ * temporary folder could be: the sharing was then off, silently).
  */
-const FOLDER = join(tmpdir(), `pulumi-shipping-webhooks-claims-${process.getuid?.() ?? "user"}`);
+export function sharedFolder(env: NodeJS.ProcessEnv = process.env): string {
+  const cache =
+    env.XDG_CACHE_HOME !== undefined && env.XDG_CACHE_HOME !== "" ? env.XDG_CACHE_HOME : undefined;
+  return join(cache ?? join(homedir(), ".cache"), "pulumi-shipping-webhooks", "deployments");
+}
 /** Files of deployments this old are removed (no deployment runs for a day). */
 const STALE_AFTER_MS = 24 * 60 * 60_000;
 /** An engine address as the engine hands it to a provider plugin. */
@@ -45,11 +52,28 @@ export interface Deployment {
 }
 
 /**
- * The deployment whose engine started this process (`argv`: its arguments, with node and the script);
- * undefined without an engine address or a private folder (then nothing is shared). Removes the files of
- * earlier deployments older than a day.
+ * The warning of a process whose engine started it but whose deployment's files cannot be kept in `folder`:
+ * what is not guarded across the deployment's provider processes, and the fix.
  */
-export function deploymentOf(argv: readonly string[] = process.argv): Deployment | undefined {
+export function sharingOff(folder: string, platform: NodeJS.Platform = process.platform): string {
+  const what = `shipping: this deployment's provider processes cannot share what their resources claim and declare: ${folder} is not a folder of this user's that only this user may write (mode 0700)`;
+  const off =
+    "two guards hold within each process only: a stack moved from the dynamic resource to the plugin's without an alias (the old resource's delete may remove the subscription the new one adopted), and one hook per shop across providers";
+  // Node.js reports every folder on Windows as writable by others: no folder there is taken as private.
+  if (platform === "win32")
+    return `${what}; on Windows no folder is. So ${off}. Give such a move its alias (docs/plugin-reference.md), and declare each hook of a shop through one provider.`;
+  return `${what}. Until it is, ${off}. Fix: \`chmod 700 ${folder}\`, or remove it (it is made again), or set XDG_CACHE_HOME to a folder of yours.`;
+}
+
+/**
+ * The deployment whose engine started this process (`argv`: its arguments, with node and the script);
+ * undefined without an engine address or a private folder (then nothing is shared, and a warning says so).
+ * Removes the files of earlier deployments older than a day.
+ */
+export function deploymentOf(
+  argv: readonly string[] = process.argv,
+  folderPath: string = sharedFolder(),
+): Deployment | undefined {
   const address = engineAddressOf(argv.slice(2));
   if (address === undefined) return undefined;
   const cli = pulumiCliProcess();
@@ -57,8 +81,11 @@ export function deploymentOf(argv: readonly string[] = process.argv): Deployment
     .update(`${address}\0${cli ?? ""}`)
     .digest("hex")
     .slice(0, 24);
-  const folder = privateFolder(FOLDER);
-  if (folder === undefined) return undefined;
+  const folder = privateFolder(folderPath);
+  if (folder === undefined) {
+    warn(sharingOff(folderPath));
+    return undefined;
+  }
   removeStale(folder);
   return { key, cliKnown: cli !== undefined, file: (kind) => join(folder, `${key}.${kind}`) };
 }

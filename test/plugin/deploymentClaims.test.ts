@@ -5,6 +5,7 @@
  */
 import {
   chmodSync,
+  chownSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -13,10 +14,18 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DeploymentClaims, privateFolder, removeStale } from "../../provider/facts/deploymentClaims";
+import {
+  DeploymentClaims,
+  deploymentOf,
+  privateFolder,
+  removeStale,
+  sharedFolder,
+  sharingOff,
+} from "../../provider/facts/deploymentClaims";
+import { setWarningSink } from "../../provider/operations/warnings";
 
 let dir: string;
 beforeEach(() => {
@@ -104,5 +113,62 @@ describe("removeStale", () => {
     removeStale(dir);
     expect([existsSync(old), existsSync(fresh)]).toEqual([false, true]);
     expect(() => removeStale(join(dir, "no-such-folder"))).not.toThrow();
+  });
+});
+
+describe("the deployment's shared folder", () => {
+  it("is in this user's cache folder, never in the temporary folder every user shares", () => {
+    expect(sharedFolder({ XDG_CACHE_HOME: "/home/dev/.cache-x" })).toBe(
+      "/home/dev/.cache-x/pulumi-shipping-webhooks/deployments",
+    );
+    expect(sharedFolder({})).toBe(join(homedir(), ".cache", "pulumi-shipping-webhooks", "deployments"));
+    expect(sharedFolder({ XDG_CACHE_HOME: "" }).startsWith(tmpdir())).toBe(false);
+  });
+
+  /** Ways another user's folder, or a folder others may write, stands where the shared folder goes. */
+  const spoiled: Array<[string, (path: string) => void]> = [
+    ["others may write it (0777)", (path) => chmodSync(path, 0o777)],
+  ];
+  // Only root can give a folder to another user; this machine's CI runs as root.
+  if (process.getuid?.() === 0)
+    spoiled.push(["another user made it first", (path) => chownSync(path, 65534, 65534)]);
+  it.each(spoiled)(
+    "is not used when %s: nothing is shared, and a warning names the folder, what is off and the fix",
+    (_what, spoil) => {
+      const folder = join(dir, "deployments");
+      mkdirSync(folder, { mode: 0o700 });
+      spoil(folder);
+      const warnings: string[] = [];
+      setWarningSink((text) => warnings.push(text));
+      try {
+        expect(deploymentOf(["node", "plugin", "127.0.0.1:40123"], folder)).toBeUndefined();
+      } finally {
+        setWarningSink((text) => process.stderr.write(`${text}\n`));
+      }
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(`${folder} is not a folder of this user's that only this user may write`);
+      expect(warnings[0]).toContain("one hook per shop across providers");
+      expect(warnings[0]).toContain(`chmod 700 ${folder}`);
+    },
+  );
+
+  it("is used, with no warning, when it is this user's own (mode 0700)", () => {
+    const folder = join(dir, "deployments");
+    const warnings: string[] = [];
+    setWarningSink((text) => warnings.push(text));
+    try {
+      const deployment = deploymentOf(["node", "plugin", "127.0.0.1:40123"], folder);
+      expect(deployment?.file("claims").startsWith(`${folder}/`)).toBe(true);
+    } finally {
+      setWarningSink((text) => process.stderr.write(`${text}\n`));
+    }
+    expect(warnings).toEqual([]);
+  });
+
+  it("on Windows, where no folder is taken as private, the warning says to alias a move instead of a chmod", () => {
+    const text = sharingOff("C:\\Users\\dev\\.cache\\pulumi-shipping-webhooks\\deployments", "win32");
+    expect(text).toContain("on Windows no folder is");
+    expect(text).toContain("Give such a move its alias");
+    expect(text).not.toContain("chmod");
   });
 });
