@@ -41,9 +41,9 @@ export type Phase =
 
 /**
  * How a batch came to be sent: every create it waited for came, it was full, its window or the idle time ended,
- * or (`free`) no run of its shop was in flight.
+ * or no run of its shop was in flight (`free`), or the one in flight ended (`afterRun`).
  */
-export type FlushReason = "complete" | "full" | "window" | "idle" | "recheck" | "free";
+export type FlushReason = "complete" | "full" | "window" | "idle" | "recheck" | "free" | "afterRun";
 
 /** One line of the trace file. */
 export interface TraceLine {

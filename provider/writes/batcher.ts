@@ -1,4 +1,4 @@
-import { currentSpans, type FlushReason, forJoined, noteBatch } from "../operations/trace";
+import { currentSpans, type FlushReason, forJoined, noteBatch, phase } from "../operations/trace";
 
 /**
  * How long a batch waits for more items of the same group before its request is sent, in ms. 25 ms catches
@@ -70,8 +70,8 @@ export class Batcher<G, T, R> {
   readonly #sizeOf: (items: readonly T[]) => number;
   readonly #traceAs: string | undefined;
   readonly #whileInFlight: boolean;
-  /** Groups (by key) whose run is in flight, under `whileInFlight`. */
-  readonly #inFlight = new Set<string>();
+  /** By group key, how many of its runs are in flight (a full batch may start beside another). */
+  readonly #inFlight = new Map<string, number>();
 
   constructor(
     keyOf: (group: G) => string,
@@ -103,6 +103,8 @@ export class Batcher<G, T, R> {
       this.#pending.set(key, batch);
     }
     const added = batch;
+    // Waiting for the group's run in flight is waiting for the shop's lane, as it was before whileInFlight.
+    if (this.#runsInFlight(key) > 0) phase("lane");
     const spans = currentSpans();
     const result = new Promise<R>((resolve, reject) => added.waiters.push({ item, spans, resolve, reject }));
     const items = added.waiters.map((w) => w.item);
@@ -119,7 +121,12 @@ export class Batcher<G, T, R> {
    */
   #timerOf(key: string, group: G): NodeJS.Timeout | undefined {
     if (!this.#whileInFlight) return setTimeout(() => this.#flush(key, "window"), this.#windowMs(group));
-    return this.#inFlight.has(key) ? undefined : setTimeout(() => this.#flush(key, "free"), 0);
+    return this.#runsInFlight(key) > 0 ? undefined : setTimeout(() => this.#flush(key, "free"), 0);
+  }
+
+  /** How many runs of the group are in flight (counted under `whileInFlight` only). */
+  #runsInFlight(key: string): number {
+    return this.#inFlight.get(key) ?? 0;
   }
 
   /** Sends the group's waiting batch now if it has become complete (what it waits for changed). */
@@ -151,14 +158,20 @@ export class Batcher<G, T, R> {
     clearTimeout(batch.timer);
     const { waiters } = batch;
     const items = waiters.map((w) => w.item);
-    if (this.#whileInFlight) this.#inFlight.add(key);
+    if (this.#whileInFlight) this.#inFlight.set(key, this.#runsInFlight(key) + 1);
     // Traced: the run works for every call it joined, which enter its phases (the lane, the POST) together.
-    forJoined(
-      waiters.map((w) => w.spans),
-      () => {
+    // A run that throws at once fails its callers like one that rejects (and never leaves the group in flight).
+    const run = (): Promise<ItemResult<R>[]> => {
+      try {
         if (this.#traceAs !== undefined) noteBatch(this.#traceAs, this.#sizeOf(items), reason);
         return this.#run(batch.group, items);
-      },
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+    forJoined(
+      waiters.map((w) => w.spans),
+      run,
     )
       .finally(() => this.#settled(key))
       .then(
@@ -179,7 +192,12 @@ export class Batcher<G, T, R> {
   /** Under `whileInFlight`: the group's run settled, so the batch that waited for it goes. */
   #settled(key: string): void {
     if (!this.#whileInFlight) return;
+    const left = this.#runsInFlight(key) - 1;
+    if (left > 0) {
+      this.#inFlight.set(key, left);
+      return;
+    }
     this.#inFlight.delete(key);
-    if (this.#pending.has(key)) this.#flush(key, "free");
+    if (this.#pending.has(key)) this.#flush(key, "afterRun");
   }
 }

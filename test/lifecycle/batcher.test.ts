@@ -80,5 +80,53 @@ describe("Batcher", () => {
       release[1]?.(false);
       expect(await second).toBe(2);
     });
+    it("answers the callers of a run that throws at once with its error, and keeps the shop's later items going", async () => {
+      const runs: string[] = [];
+      const batcher = new Batcher<string, number, number>(
+        (group) => group,
+        (group, items) => {
+          runs.push(`${group}:${items.join(";")}`);
+          if (items.includes(1)) throw new Error("refused at once");
+          return Promise.resolve(items.map((value) => ({ value })));
+        },
+        { whileInFlight: true },
+      );
+      await expect(batcher.add("shop-a", 1)).rejects.toThrow("refused at once");
+      expect(await batcher.add("shop-a", 2)).toBe(2);
+      expect(runs).toEqual(["shop-a:1", "shop-a:2"]);
+    });
+
+    it("holds a later item until every run of its shop has ended, also a full batch sent beside another", async () => {
+      vi.useFakeTimers();
+      try {
+        const runs: string[] = [];
+        const release: Array<() => void> = [];
+        const batcher = new Batcher<string, number, number>(
+          (group) => group,
+          (group, items) => {
+            runs.push(`${group}:${items.join(";")}`);
+            return new Promise((resolve) => release.push(() => resolve(items.map((value) => ({ value })))));
+          },
+          { whileInFlight: true, maxSize: 2 },
+        );
+        const first = batcher.add("shop-a", 1);
+        await vi.advanceTimersByTimeAsync(1);
+        const full = [batcher.add("shop-a", 2), batcher.add("shop-a", 3)];
+        expect(runs).toEqual(["shop-a:1", "shop-a:2;3"]);
+        release[0]?.();
+        await first;
+        const later = batcher.add("shop-a", 4);
+        await vi.advanceTimersByTimeAsync(100);
+        expect(runs).toEqual(["shop-a:1", "shop-a:2;3"]); // the full batch still runs
+        release[1]?.();
+        expect(await Promise.all(full)).toEqual([2, 3]);
+        await vi.advanceTimersByTimeAsync(1);
+        expect(runs).toEqual(["shop-a:1", "shop-a:2;3", "shop-a:4"]);
+        release[2]?.();
+        expect(await later).toBe(4);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
   });
 });

@@ -7,8 +7,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TRACE_FILE_VARIABLE, type TraceLine } from "../../provider/operations/trace";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { SlotTrace, TRACE_FILE_VARIABLE, type TraceLine, waitFor } from "../../provider/operations/trace";
+import { IdBatcher } from "../../provider/writes/idBatcher";
 import { parseTrace, percentile, summariseTrace, traceTable } from "../../scripts/bench/slotTrace";
 import { useAcmeSimulator } from "../support/acmeSimulator";
 import { freshProvider, type ProviderRuntime } from "../support/provider";
@@ -95,6 +96,30 @@ describe("the slot-time trace", () => {
       ...HOOKS,
     ])
       expect(text).not.toContain(never);
+  });
+
+  it("counts a delete's wait for its shop's DELETE in flight as the lane, not as a batch window", async () => {
+    const file = join(dir, "lane.jsonl");
+    const trace = SlotTrace.from({ [TRACE_FILE_VARIABLE]: file }) as SlotTrace;
+    let started = 0;
+    // A shop's DELETE that takes 60 ms at the service, as the bench's added latency does.
+    const deletes = new IdBatcher<string, true>(
+      (shop) => shop,
+      async (_shop, ids) => {
+        started += 1;
+        await waitFor("delete", () => new Promise((resolve) => setTimeout(resolve, 60)));
+        return new Map(ids.map((id) => [id, true as const]));
+      },
+      { whileInFlight: true, traceAs: "delete" },
+    );
+    const first = trace.run("delete", () => waitFor("batchWindow", () => deletes.load("shop", 1)));
+    await vi.waitFor(() => expect(started).toBe(1), { timeout: 1_000, interval: 1 });
+    const second = trace.run("delete", () => waitFor("batchWindow", () => deletes.load("shop", 2)));
+    await Promise.all([first, second]);
+    const [, waited] = parseTrace(readFileSync(file, "utf8"));
+    expect(waited?.phases.lane).toBeGreaterThanOrEqual(30);
+    expect(waited?.phases.batchWindow ?? 0).toBeLessThan(waited?.phases.lane ?? 0);
+    expect(waited?.batch).toMatchObject({ delete: 1, deleteFlush: "afterRun" });
   });
 
   it("writes nothing when SHIPPING_TRACE_FILE is not set", async () => {
