@@ -11,22 +11,39 @@
  * and the Pulumi CLI process that serves it. Holds ids and API base URLs only, never a credential.
  */
 import { createHash } from "node:crypto";
-import { appendFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  appendFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { warn } from "../operations/warnings";
 import { pulumiCliProcess } from "./cliProcess";
 
 /**
- * Where the files live: a folder of this user's only (mode 0700, checked), under the user's cache folder
- * (`$XDG_CACHE_HOME`, else `~/.cache`), so that no other user of a shared machine can add, remove or redirect a
- * deployment's files, nor make one in the folder's place first (a folder of a predictable name in the shared
- * temporary folder could be: the sharing was then off, silently).
+ * Where the files live: a folder of this user's only (mode 0700, checked with every folder above it:
+ * {@link privateFolder}), under the user's cache folder (`$XDG_CACHE_HOME`, else `~/.cache`), so that no other
+ * user of a shared machine can add, remove or redirect a deployment's files, nor make one in the folder's place
+ * first (a folder of a predictable name in the shared temporary folder could be: the sharing was then off,
+ * silently). Undefined when there is no absolute cache folder: a relative `XDG_CACHE_HOME` is ignored, as the
+ * XDG specification says, and a container's user may have no home at all.
  */
-export function sharedFolder(env: NodeJS.ProcessEnv = process.env): string {
-  const cache =
-    env.XDG_CACHE_HOME !== undefined && env.XDG_CACHE_HOME !== "" ? env.XDG_CACHE_HOME : undefined;
-  return join(cache ?? join(homedir(), ".cache"), "pulumi-shipping-webhooks", "deployments");
+export function sharedFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const xdg = env.XDG_CACHE_HOME;
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, "pulumi-shipping-webhooks", "deployments");
+  let home: string;
+  try {
+    home = homedir();
+  } catch {
+    return undefined; // no HOME, and a uid with no passwd entry
+  }
+  return isAbsolute(home) ? join(home, ".cache", "pulumi-shipping-webhooks", "deployments") : undefined;
 }
 /** Files of deployments this old are removed (no deployment runs for a day). */
 const STALE_AFTER_MS = 24 * 60 * 60_000;
@@ -52,17 +69,25 @@ export interface Deployment {
 }
 
 /**
- * The warning of a process whose engine started it but whose deployment's files cannot be kept in `folder`:
- * what is not guarded across the deployment's provider processes, and the fix.
+ * The warning of a process whose engine started it but whose deployment's files cannot be kept in `folder`
+ * (undefined: there is no cache folder): what is not guarded across the deployment's provider processes, and
+ * the fix. None on Windows, where Node.js reports every folder as writable by others, so no folder is taken as
+ * private and nothing is ever shared (docs/safety.md says so; a warning on every run would teach to ignore it).
  */
-export function sharingOff(folder: string, platform: NodeJS.Platform = process.platform): string {
-  const what = `shipping: this deployment's provider processes cannot share what their resources claim and declare: ${folder} is not a folder of this user's that only this user may write (mode 0700)`;
-  const off =
-    "two guards hold within each process only: a stack moved from the dynamic resource to the plugin's without an alias (the old resource's delete may remove the subscription the new one adopted), and one hook per shop across providers";
-  // Node.js reports every folder on Windows as writable by others: no folder there is taken as private.
-  if (platform === "win32")
-    return `${what}; on Windows no folder is. So ${off}. Give such a move its alias (docs/plugin-reference.md), and declare each hook of a shop through one provider.`;
-  return `${what}. Until it is, ${off}. Fix: \`chmod 700 ${folder}\`, or remove it (it is made again), or set XDG_CACHE_HOME to a folder of yours.`;
+export function sharingOff(
+  folder: string | undefined,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  if (platform === "win32") return undefined;
+  const where =
+    folder === undefined
+      ? "there is no home folder or absolute XDG_CACHE_HOME to keep them in"
+      : `${folder} is not a folder of this user's that only this user may write (mode 0700, and no other user may write or own a folder above it)`;
+  const fix =
+    folder === undefined
+      ? "set XDG_CACHE_HOME to an absolute folder of yours"
+      : `\`chmod 700 ${folder}\` (or remove it: it is made again), make the folders above it yours or root's and not writable by others, or set XDG_CACHE_HOME to a folder of yours`;
+  return `shipping: this deployment's provider processes cannot share what their resources claim and declare: ${where}. Until they can, two guards hold within each process only: a stack moved from the dynamic resource to the plugin's without an alias (the old resource's delete may remove the subscription the new one adopted), and one hook per shop across providers. Fix: ${fix}.`;
 }
 
 /**
@@ -72,18 +97,20 @@ export function sharingOff(folder: string, platform: NodeJS.Platform = process.p
  */
 export function deploymentOf(
   argv: readonly string[] = process.argv,
-  folderPath: string = sharedFolder(),
+  folderPath: () => string | undefined = sharedFolder,
 ): Deployment | undefined {
   const address = engineAddressOf(argv.slice(2));
   if (address === undefined) return undefined;
+  const path = folderPath();
   const cli = pulumiCliProcess();
   const key = createHash("sha256")
     .update(`${address}\0${cli ?? ""}`)
     .digest("hex")
     .slice(0, 24);
-  const folder = privateFolder(folderPath);
+  const folder = path === undefined ? undefined : privateFolder(path);
   if (folder === undefined) {
-    warn(sharingOff(folderPath));
+    const warning = sharingOff(path);
+    if (warning !== undefined) warn(warning);
     return undefined;
   }
   removeStale(folder);
@@ -154,17 +181,33 @@ function parseLine(line: string): [string, number] | undefined {
 }
 
 /**
- * `folder`, made if missing, when it is a real folder of this user that no one else may write (mode 0700);
- * undefined otherwise (then nothing is shared). Exported for its tests.
+ * `folder` (made if missing, then as its real path, links resolved) when it is a real folder of this user that
+ * no one else may write (mode 0700), and every folder above it is this user's or root's and not writable by
+ * others unless sticky (as /tmp is, where no one may rename another's entry): so no other user can swap a folder
+ * on the way for one of theirs. Undefined otherwise (then nothing is shared). Exported for its tests.
  */
 export function privateFolder(folder: string): string | undefined {
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     const info = lstatSync(folder);
     const mine = process.getuid === undefined || info.uid === process.getuid();
-    return info.isDirectory() && mine && (info.mode & 0o077) === 0 ? folder : undefined;
+    if (!info.isDirectory() || !mine || (info.mode & 0o077) !== 0) return undefined;
+    const real = realpathSync(folder);
+    return foldersAboveAreSafe(real) ? real : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Whether every folder above `real` (a real path) is this user's or root's, and writable by others only if sticky. */
+function foldersAboveAreSafe(real: string): boolean {
+  const uid = process.getuid?.();
+  for (let dir = dirname(real); ; dir = dirname(dir)) {
+    const info = lstatSync(dir);
+    const owner = info.uid === 0 || uid === undefined || info.uid === uid;
+    const othersMayWrite = (info.mode & 0o022) !== 0;
+    if (!owner || (othersMayWrite && (info.mode & 0o1000) === 0)) return false;
+    if (dirname(dir) === dir) return true;
   }
 }
 

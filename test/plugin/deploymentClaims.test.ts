@@ -3,6 +3,8 @@
  * dynamic host's delete must see the plugin's adoption): what one process adds, another reads; the folder is
  * this user's only; removing old files never stops the sharing.
  */
+
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   chownSync,
@@ -122,29 +124,44 @@ describe("the deployment's shared folder", () => {
       "/home/dev/.cache-x/pulumi-shipping-webhooks/deployments",
     );
     expect(sharedFolder({})).toBe(join(homedir(), ".cache", "pulumi-shipping-webhooks", "deployments"));
-    expect(sharedFolder({ XDG_CACHE_HOME: "" }).startsWith(tmpdir())).toBe(false);
+    // A relative XDG_CACHE_HOME is ignored (the XDG specification): processes in other folders would not meet.
+    expect(sharedFolder({ XDG_CACHE_HOME: "cache" })).toBe(sharedFolder({}));
+    expect(sharedFolder({ XDG_CACHE_HOME: "" })?.startsWith(tmpdir())).toBe(false);
   });
 
-  /** Ways another user's folder, or a folder others may write, stands where the shared folder goes. */
-  const spoiled: Array<[string, (path: string) => void]> = [
-    ["others may write it (0777)", (path) => chmodSync(path, 0o777)],
+  /** What a deployment's process does with `folder`: whether it shares, and what it warned. */
+  function sharing(folder: () => string | undefined) {
+    const warnings: string[] = [];
+    setWarningSink((text) => warnings.push(text));
+    try {
+      return { deployment: deploymentOf(["node", "plugin", "127.0.0.1:40123"], folder), warnings };
+    } finally {
+      setWarningSink((text) => process.stderr.write(`${text}\n`));
+    }
+  }
+
+  /** Ways a folder that others may write or own stands where the shared folder goes, or above it. */
+  const spoiled: Array<[string, (folder: string) => void]> = [
+    ["others may write it (0777)", (folder) => chmodSync(folder, 0o777)],
+    [
+      "others may write a folder above it (0777, not sticky)",
+      (folder) => chmodSync(join(folder, ".."), 0o777),
+    ],
   ];
   // Only root can give a folder to another user; this machine's CI runs as root.
   if (process.getuid?.() === 0)
-    spoiled.push(["another user made it first", (path) => chownSync(path, 65534, 65534)]);
+    spoiled.push(
+      ["another user made it first", (folder) => chownSync(folder, 65534, 65534)],
+      ["another user owns a folder above it", (folder) => chownSync(join(folder, ".."), 65534, 65534)],
+    );
   it.each(spoiled)(
     "is not used when %s: nothing is shared, and a warning names the folder, what is off and the fix",
     (_what, spoil) => {
-      const folder = join(dir, "deployments");
-      mkdirSync(folder, { mode: 0o700 });
+      const folder = join(dir, "cache", "deployments");
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
       spoil(folder);
-      const warnings: string[] = [];
-      setWarningSink((text) => warnings.push(text));
-      try {
-        expect(deploymentOf(["node", "plugin", "127.0.0.1:40123"], folder)).toBeUndefined();
-      } finally {
-        setWarningSink((text) => process.stderr.write(`${text}\n`));
-      }
+      const { deployment, warnings } = sharing(() => folder);
+      expect(deployment).toBeUndefined();
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain(`${folder} is not a folder of this user's that only this user may write`);
       expect(warnings[0]).toContain("one hook per shop across providers");
@@ -152,23 +169,56 @@ describe("the deployment's shared folder", () => {
     },
   );
 
-  it("is used, with no warning, when it is this user's own (mode 0700)", () => {
-    const folder = join(dir, "deployments");
-    const warnings: string[] = [];
-    setWarningSink((text) => warnings.push(text));
-    try {
-      const deployment = deploymentOf(["node", "plugin", "127.0.0.1:40123"], folder);
-      expect(deployment?.file("claims").startsWith(`${folder}/`)).toBe(true);
-    } finally {
-      setWarningSink((text) => process.stderr.write(`${text}\n`));
-    }
+  it("is used, with no warning, when it is this user's own (mode 0700), also below a sticky folder like /tmp", () => {
+    const sticky = join(dir, "shared-tmp");
+    mkdirSync(sticky);
+    chmodSync(sticky, 0o1777);
+    const folder = join(sticky, "deployments");
+    const { deployment, warnings } = sharing(() => folder);
+    expect(deployment?.file("claims").startsWith(`${folder}/`)).toBe(true);
     expect(warnings).toEqual([]);
   });
 
-  it("on Windows, where no folder is taken as private, the warning says to alias a move instead of a chmod", () => {
-    const text = sharingOff("C:\\Users\\dev\\.cache\\pulumi-shipping-webhooks\\deployments", "win32");
-    expect(text).toContain("on Windows no folder is");
-    expect(text).toContain("Give such a move its alias");
-    expect(text).not.toContain("chmod");
+  it("without a cache folder (no home), shares nothing and says how to give it one", () => {
+    const { deployment, warnings } = sharing(() => undefined);
+    expect(deployment).toBeUndefined();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("there is no home folder or absolute XDG_CACHE_HOME");
+    expect(warnings[0]).toContain("set XDG_CACHE_HOME to an absolute folder of yours");
   });
+
+  it("warns of nothing on Windows, where no folder is ever taken as private (docs/safety.md says so)", () => {
+    expect(
+      sharingOff("C:\\Users\\dev\\.cache\\pulumi-shipping-webhooks\\deployments", "win32"),
+    ).toBeUndefined();
+    expect(sharingOff("/home/dev/.cache/pulumi-shipping-webhooks/deployments", "linux")).toContain(
+      "chmod 700",
+    );
+  });
+
+  // A container's user with no passwd entry and no HOME (`docker run --user 12345`): os.homedir() throws there.
+  // Only root can become such a user; this machine's CI runs as root. The provider as npm test built it.
+  it.runIf(process.getuid?.() === 0)(
+    "loads in a process with no home, shares nothing and warns, instead of crashing the provider",
+    () => {
+      const runtime = join(__dirname, "..", "..", "dist", "provider", "runtime.js");
+      const loaded = spawnSync(
+        "setpriv",
+        [
+          "--reuid=54321",
+          "--regid=54321",
+          "--clear-groups",
+          process.execPath,
+          "-e",
+          `require(${JSON.stringify(runtime)})`,
+          "--",
+          "plugin",
+          "127.0.0.1:40123",
+        ],
+        { env: { PATH: process.env.PATH ?? "" }, encoding: "utf8", timeout: 30_000 },
+      );
+      expect(loaded.status, loaded.stderr).toBe(0);
+      expect(loaded.stderr).toContain("there is no home folder or absolute XDG_CACHE_HOME");
+    },
+  );
 });
