@@ -103,8 +103,25 @@ function namesId(messages: readonly string[], id: number): boolean {
 }
 
 /**
+ * Whether a failed operation's error says that `hook` may be subscribed with no record in state: a POST whose
+ * answer was lost, in a shop that could not be listed right after to tell (provider/refusals/createOutcomes.ts,
+ * `outcomeUnknown`). No id can be named then, as none was answered or listed; the error names the hook and says
+ * that the next `up` adopts what it finds, which the explorer's later steps judge like any adoption.
+ */
+function toldOutcomeUnknown(messages: readonly string[], hook: string): boolean {
+  return messages.some((m) =>
+    [
+      ...m.matchAll(
+        /could not be listed to tell: ([a-z_, ]+) may be subscribed now with no record in state/g,
+      ),
+    ].some((told) => (told[1] ?? "").split(", ").includes(hook)),
+  );
+}
+
+/**
  * Invariant: an operation leaves no subscription it wrote that its state does not record, unless it failed
- * and its error names the ids it wrote (so that whoever runs it can take them over or remove them).
+ * and its error names the ids it wrote (so that whoever runs it can take them over or remove them), or, for a
+ * write whose id no answer or listing told, names its hook as one that may be subscribed with no record.
  */
 export function writesRecorded(facts: OperationFacts): string[] {
   if (facts.killed) return [];
@@ -117,7 +134,7 @@ export function writesRecorded(facts: OperationFacts): string[] {
       recorded.some((r) => r.id === after.id && r.hook === after.hook && r.url === after.url)
     )
       continue;
-    if (namesId(messages, after.id)) continue;
+    if (namesId(messages, after.id) || toldOutcomeUnknown(messages, after.hook)) continue;
     problems.push(
       facts.result.ok
         ? `${what(facts)} succeeded but wrote ${describe(after)}, which its state does not record`
