@@ -26,6 +26,7 @@ import {
   plainExport,
   runOperation,
 } from "./engine";
+import { type ArmedFault, explainFailure } from "./failureAccount";
 import { allSubs, changesBetween, type Ledger, type LiveSub, type StateRecord } from "./ledger";
 import {
   declaredPairs,
@@ -41,10 +42,8 @@ import type { Services } from "./services";
 import { checkpointFile, readCheckpoint, subscriptionRecords } from "./stateFiles";
 import { PROJECT, resolveTarget, type Scope, scopeOptions, stepsUnder, targetCandidates } from "./targets";
 import {
-  type ArmedFault,
   continueKeepsDeclared,
   destroyable,
-  explainFailure,
   leftByKill,
   type OperationFacts,
   recordsKeptLive,

@@ -12,13 +12,13 @@ import type * as providerModule from "../../provider";
 import { DEMO_PASSPHRASE } from "../lib/stacks";
 import { applyEdit, resolveNames } from "./edits";
 import { type ExplorerStack, openExplorerStack } from "./engine";
+import type { ArmedFault } from "./failureAccount";
 import { changesBetween, Ledger } from "./ledger";
 import { backOfficeUrl, declaredPairs, emptyStack, type Operation, type StackName, type Step } from "./model";
 import { type OperationContext, operate, type StackRuntime } from "./operate";
 import { inlineProgram, providerEnv, stackConfigOf, syncStackConfig } from "./program";
 import { Services } from "./services";
 import { PROJECT, type Scope } from "./targets";
-import type { ArmedFault } from "./verdicts";
 
 /** The repository root: the nearest folder up whose package.json is this package. */
 export function repoRoot(from = __dirname): string {
