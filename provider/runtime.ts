@@ -6,6 +6,12 @@
 import { DeploymentClaims } from "./facts/deploymentClaims";
 import { ShippingProvider } from "./operations/provider";
 import { QuietErrors } from "./operations/quietErrors";
+import { refuseRunAsProgram } from "./program/programGuards";
+
+// Run as the program (a Pulumi.yaml `main` naming this module), it would declare nothing and `up` would delete
+// every subscription of the stack: it fails instead, as the package's main does. The dynamic-provider host
+// requires it from each resource's provider module, never as the program.
+refuseRunAsProgram(typeof module === "object" ? module : undefined);
 
 export type { SubscriptionOutputs } from "./operations/records";
 

@@ -36,10 +36,16 @@ export function refuseRunAsProgram(main: NodeJS.Module | undefined): void {
 /** The message of {@link refuseRunAsProgram}: what ran, why Pulumi chose it, and how to write the program. */
 export function libraryAsProgramMessage(ran: string, projectDir: string): string {
   const manifest = join(dirname(ran), "..", "..", "package.json");
-  const why = existsSync(join(projectDir, "package.json"))
-    ? `the project's "main" (in Pulumi.yaml or its package.json) names this package`
-    : `the project folder ${projectDir} has no package.json of its own, so Pulumi took the "main" of the nearest one above it, ${relative(projectDir, manifest)} (this package's)`;
-  return `pulumi-shipping-webhooks is a library, not a program: Pulumi ran ${relative(projectDir, ran)} as the program because ${why}. It declares nothing, so the update stops here (\`up\` would delete every subscription of the stack). Write your program in index.ts of a project with its own package.json ("main": "index.ts", depending on pulumi-shipping-webhooks and @pulumi/pulumi) and tsconfig.json, as examples/single-shop in the repository is, then run \`npm install\` there.`;
+  // A Pulumi.yaml `main` naming the module itself: the language host runs the program from the module's folder.
+  const namedDirectly = dirname(ran) === projectDir;
+  const what = namedDirectly
+    ? `${relative(dirname(manifest), ran)} of this package`
+    : relative(projectDir, ran);
+  const why =
+    namedDirectly || existsSync(join(projectDir, "package.json"))
+      ? `the project's "main" (in Pulumi.yaml or its package.json) names this package`
+      : `the project folder ${projectDir} has no package.json of its own, so Pulumi took the "main" of the nearest one above it, ${relative(projectDir, manifest)} (this package's)`;
+  return `pulumi-shipping-webhooks is a library, not a program: Pulumi ran ${what} as the program because ${why}. It declares nothing, so the update stops here (\`up\` would delete every subscription of the stack). Write your program in index.ts of a project with its own package.json ("main": "index.ts", depending on pulumi-shipping-webhooks and @pulumi/pulumi) and tsconfig.json, as examples/single-shop in the repository is, then run \`npm install\` there.`;
 }
 
 /** How many WebhookSubscriptions this process has declared. */

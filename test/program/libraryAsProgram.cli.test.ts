@@ -62,8 +62,22 @@ describe("the library run as the program", () => {
       deployed.map((s) => String(s.id)).sort(),
     );
 
-    // With its package.json back, the program (which imports the package) runs: nothing to change.
+    // With its package.json back, a Pulumi.yaml whose `main` names the provider's runtime module (the other
+    // module of the package a program might be pointed at) fails the same way.
     writeFileSync(join(project.dir, "package.json"), manifest);
+    const settings = readFileSync(join(project.dir, "Pulumi.yaml"), "utf8");
+    writeFileSync(
+      join(project.dir, "Pulumi.yaml"),
+      `${settings.trimEnd()}\nmain: ../../dist/provider/runtime.js\n`,
+    );
+    const runtimeRuns = await previewAndUpFail(project, acme.sim, [
+      'pulumi-shipping-webhooks is a library, not a program: Pulumi ran dist/provider/runtime.js of this package as the program because the project\'s "main" (in Pulumi.yaml or its package.json) names this package',
+    ]);
+    for (const run of runtimeRuns) expect(run.stdout).not.toMatch(/deleted|to delete/);
+    expect(acme.sim.subscriptions("acme")).toEqual(deployed);
+
+    // With its Pulumi.yaml back too, the program (which imports the package) runs: nothing to change.
+    writeFileSync(join(project.dir, "Pulumi.yaml"), settings);
     await project.ok(["preview", "--expect-no-changes"]);
     expect(acme.sim.subscriptions("acme")).toEqual(deployed);
   });
