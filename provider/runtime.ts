@@ -6,12 +6,17 @@
 import { DeploymentClaims } from "./facts/deploymentClaims";
 import { ShippingProvider } from "./operations/provider";
 import { QuietErrors } from "./operations/quietErrors";
-import { refuseRunAsProgram } from "./program/programGuards";
+import { libraryRunAsProgram } from "./program/runAsProgram";
 
 // Run as the program (a Pulumi.yaml `main` naming this module), it would declare nothing and `up` would delete
 // every subscription of the stack: it fails instead, as the package's main does. The dynamic-provider host
-// requires it from each resource's provider module, never as the program.
-refuseRunAsProgram(typeof module === "object" ? module : undefined);
+// requires it from each resource's provider module, never as the program. programError.ts (which loads
+// @pulumi/pulumi) is required only then.
+const ranAsProgram = libraryRunAsProgram(typeof module === "object" ? module : undefined);
+if (ranAsProgram !== undefined) {
+  const { programError } = require("./program/programError") as typeof import("./program/programError");
+  throw programError(ranAsProgram);
+}
 
 export type { SubscriptionOutputs } from "./operations/records";
 

@@ -3,11 +3,11 @@
  * run as the program, a program the language host never called, credentials kept in plain text in the
  * stack's config, and keys under `shipping:` that are no setting.
  */
-import { existsSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { relative } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { unknownSettingsError } from "../config/configKeys";
 import { programError } from "./programError";
+import { libraryRunAsProgram, PROGRAM_RUNNER } from "./runAsProgram";
 import { isSecretConfig } from "./secretConfig";
 
 /**
@@ -16,36 +16,13 @@ import { isSecretConfig } from "./secretConfig";
  * without a second, generic message.
  */
 const EXIT_AFTER_REPORTED_ERROR = 32;
-/** The module of @pulumi/pulumi that `require`s a CommonJS program's entry module. */
-const PROGRAM_RUNNER = /[\\/]@pulumi[\\/]pulumi[\\/]cmd[\\/]run[\\/]run\.js$/;
-
 /**
  * Fails the run when `main`, this package's main module, is itself the program that the language host runs
- * (@pulumi/pulumi's cmd/run `require`s it as the entry module): Pulumi takes the "main" of the nearest
- * package.json above a project folder that has none, so `pulumi up` in a folder with only a Pulumi.yaml in a
- * clone of this repository runs the library. It declares nothing, and `up` would delete every subscription
- * of the stack. Throws before anything is declared, so the update fails and deletes nothing. A program that
- * imports the package is never this (the package's module then has the program's module as its parent).
+ * (runAsProgram.ts says when). Throws before anything is declared, so the update fails and deletes nothing.
  */
 export function refuseRunAsProgram(main: NodeJS.Module | undefined): void {
-  const parent = (main as (NodeJS.Module & { parent?: NodeJS.Module | null }) | undefined)?.parent;
-  if (main === undefined || !parent || !PROGRAM_RUNNER.test(parent.filename)) return;
-  throw programError(libraryAsProgramMessage(main.filename, process.cwd()));
-}
-
-/** The message of {@link refuseRunAsProgram}: what ran, why Pulumi chose it, and how to write the program. */
-export function libraryAsProgramMessage(ran: string, projectDir: string): string {
-  const manifest = join(dirname(ran), "..", "..", "package.json");
-  // A Pulumi.yaml `main` naming the module itself: the language host runs the program from the module's folder.
-  const namedDirectly = dirname(ran) === projectDir;
-  const what = namedDirectly
-    ? `${relative(dirname(manifest), ran)} of this package`
-    : relative(projectDir, ran);
-  const why =
-    namedDirectly || existsSync(join(projectDir, "package.json"))
-      ? `the project's "main" (in Pulumi.yaml or its package.json) names this package`
-      : `the project folder ${projectDir} has no package.json of its own, so Pulumi took the "main" of the nearest one above it, ${relative(projectDir, manifest)} (this package's)`;
-  return `pulumi-shipping-webhooks is a library, not a program: Pulumi ran ${what} as the program because ${why}. It declares nothing, so the update stops here (\`up\` would delete every subscription of the stack). Write your program in index.ts of a project with its own package.json ("main": "index.ts", depending on pulumi-shipping-webhooks and @pulumi/pulumi) and tsconfig.json, as examples/single-shop in the repository is, then run \`npm install\` there.`;
+  const refusal = libraryRunAsProgram(main);
+  if (refusal !== undefined) throw programError(refusal);
 }
 
 /** How many WebhookSubscriptions this process has declared. */

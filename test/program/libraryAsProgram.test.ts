@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { libraryAsProgramMessage, refuseRunAsProgram } from "../../provider/program/programGuards";
+import { refuseRunAsProgram } from "../../provider/program/programGuards";
+import { libraryAsProgramMessage } from "../../provider/program/runAsProgram";
 
 const CLONE = mkdtempSync(join(tmpdir(), "library-as-program-"));
 afterAll(() => rmSync(CLONE, { recursive: true, force: true }));
