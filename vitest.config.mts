@@ -58,10 +58,11 @@ function engineProject(
 }
 
 /**
- * The files that take longest, in seconds (one quiet run each, 2026-11-27): started first, so that the last
- * file of a stage is a short one and the two workers end together. A clean clone has no durations of its own
- * for vitest to sort by, and a 400 s file started last kept one worker idle for minutes. Only the order
- * depends on these; a stale figure costs time, never a result.
+ * The files that take longest, in seconds (vitest's recorded durations on this machine, 2026-11-27, some under
+ * load): started first, so that the last file of a stage is a short one and the two workers end together. A
+ * clean clone has no durations of its own for vitest to sort by, and a 400 s file started last keeps one worker
+ * idle for minutes. Only the order depends on these; a stale figure costs time, never a result
+ * (test/tooling/knownSeconds.test.ts checks that each file exists).
  */
 const KNOWN_SECONDS: Readonly<Record<string, number>> = {
   "test/packaging/programs.e2e.test.ts": 395,

@@ -103,7 +103,7 @@ export class Batcher<G, T, R> {
       this.#pending.set(key, batch);
     }
     const added = batch;
-    // Waiting for the group's run in flight is waiting for the shop's lane, as it was before whileInFlight.
+    // Waiting for the group's run in flight is waiting for the shop's lane: traced as such.
     if (this.#runsInFlight(key) > 0) phase("lane");
     const spans = currentSpans();
     const result = new Promise<R>((resolve, reject) => added.waiters.push({ item, spans, resolve, reject }));

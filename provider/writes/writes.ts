@@ -60,8 +60,8 @@ export class Writes {
     this.#claims = claims;
     const byShop = (target: ShopTarget) => target.shopKey;
     // A shop's first delete goes at once; those that come while it runs join the next DELETE (they would wait
-    // for the shop's lane anyway). A window made every delete wait, though the engine rarely starts a shop's
-    // deletes together (docs/performance.md).
+    // for the shop's lane anyway). No delete waits for another that may not come: the engine rarely starts a
+    // shop's deletes together (docs/performance.md).
     this.#deletes = new IdBatcher(byShop, (target, ids) => this.#deleteOwned(target, ids), {
       whileInFlight: true,
       traceAs: "delete",

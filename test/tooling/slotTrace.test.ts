@@ -82,6 +82,8 @@ describe("the slot-time trace", () => {
     for (const d of lines.filter((l) => l.op === "delete")) {
       expect(d.phases.delete).toBeGreaterThan(0);
       expect(d.phases.recheck).toBeDefined();
+      // A shop's deletes never wait out a window: sent at once, or when the shop's DELETE in flight ended.
+      expect(String(d.batch?.deleteFlush)).toMatch(/^(free|afterRun)$/);
     }
     expect(lines.filter((l) => l.op === "check").some((l) => (l.phases.listing ?? 0) > 0)).toBe(true);
 
