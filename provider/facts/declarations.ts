@@ -15,6 +15,8 @@ export class Declarations {
   readonly #shopNames = new HookDeclarers();
   /** By `shopKey`, then hook: the URLs declared for it. */
   readonly #checked = new Map<string, Map<string, Set<string>>>();
+  /** By `shopKey`: hooks whose create failed in this deployment (under `up --continue-on-error` the engine goes on). */
+  readonly #failedCreates = new Map<string, Set<string>>();
   /** By `shopKey`: hooks declared whose create may still come in this deployment. */
   readonly #awaited = new Map<string, Set<string>>();
   /** By `shopKey`: the URN of the resource that declared each hook first (hosts that say which resource). */
@@ -78,14 +80,26 @@ export class Declarations {
   }
 
   /**
-   * The shops (by `shopKey`) for which the program of this deployment declares `hook` (it was checked), at
-   * another URL than `url` only (a declaration of `url` itself may be the recorded resource's own, replaced
-   * with no diff by `up --replace`).
+   * The shops (by `shopKey`) for which the program of this deployment declares `hook` (it was checked) at
+   * another URL than `url`, or at `url` with a create of the hook that failed in this deployment (a rename
+   * without an alias). Else a declaration of `url` may be the recorded resource's own replacement by
+   * `up --replace`, which the engine checks with no old inputs and runs no diff for, and whose create, under
+   * `deleteBeforeReplace`, comes after this delete.
    */
   declaredIn(hook: string, url: string): string[] {
     return [...this.#checked]
-      .filter(([, hooks]) => hooks.has(hook) && hooks.get(hook)?.has(url) !== true)
+      .filter(
+        ([shopKey, hooks]) =>
+          hooks.has(hook) &&
+          (hooks.get(hook)?.has(url) !== true || this.#failedCreates.get(shopKey)?.has(hook) === true),
+      )
       .map(([shopKey]) => shopKey);
+  }
+
+  /** Records that a create of `hook` in `target`'s shop failed in this deployment (it took nothing over). */
+  createFailed(target: ShopTarget, hook: string): void {
+    const hooks = this.#failedCreates.get(target.shopKey) ?? new Set<string>();
+    this.#failedCreates.set(target.shopKey, hooks.add(hook));
   }
 
   /** Records a checked declaration whose create may come: the creates of a shop wait for each other. */

@@ -12,14 +12,29 @@ import { outputsOf, type SubscriptionOutputs, unconfirmedError } from "./records
 import { waitFor } from "./trace";
 import { warn } from "./warnings";
 
-/** The body of `ShippingProvider.create`. */
+/**
+ * The body of `ShippingProvider.create`. A create that fails is remembered, so that the delete of a resource
+ * the program no longer declares keeps the hook subscribed (`Declarations.declaredIn`).
+ */
 export async function createResource(
   d: Deployment,
   inputs: Record<string, unknown>,
 ): Promise<{ id: string; outs: SubscriptionOutputs }> {
+  const target = d.targetOf(inputs.shop);
+  return subscribe(d, inputs, target).catch((error: unknown) => {
+    d.declarations.createFailed(target, String(inputs.hook));
+    throw error;
+  });
+}
+
+/** Subscribes the hook in `target`'s shop (adopting or POSTing) and says what the resource records. */
+async function subscribe(
+  d: Deployment,
+  inputs: Record<string, unknown>,
+  target: ShopTarget,
+): Promise<{ id: string; outs: SubscriptionOutputs }> {
   const hook = String(inputs.hook);
   const url = String(inputs.url);
-  const target = d.targetOf(inputs.shop);
   await settleReplaced(d, target);
   let identity = shopIdentityOf(await waitFor("listing", () => pinnedListing(d.views, target)));
   const request = { hook, url, takeOver: inputs.takeOver === true };

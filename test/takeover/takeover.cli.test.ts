@@ -171,3 +171,34 @@ describe("up --continue-on-error", () => {
     expect(recorded(await shop.subscriptions())).toEqual([`labels-renamed=${LABELS}`, `orders=${ORDERS}`]);
   });
 });
+
+describe("up --continue-on-error, a rename that keeps the hook and the URL", () => {
+  /** A program of one resource, `name`, subscribing the labels hook to OURS. */
+  const labelsOnly = (name: string) =>
+    `import { WebhookSubscription } from "pulumi-shipping-webhooks";\n\nnew WebhookSubscription("${name}", { hook: "${LABELS}", url: "${OURS}" });\n`;
+
+  it("a resource renamed without an alias, same hook and URL, whose create fails: the old one's delete keeps the hook subscribed", async () => {
+    await sim.reset();
+    const shop = await project("continue-same-url", labelsOnly("labels"));
+    await shop.ok(["up", "--yes"]);
+    const subscribed = sim.subscriptions("acme").map((s) => s.id);
+    shop.write({ "index.ts": labelsOnly("labels-renamed") });
+    // The new resource adopts the live subscription with no write: the shop's listing of its create (after
+    // its check's) failing fails it.
+    sim.addFault({ kind: "status", status: 500, method: "GET", request: "listing", count: 2 });
+    const up = await shop.pulumi(["up", "--yes", "--skip-preview", "--continue-on-error"]);
+    sim.clearFaults();
+    expect(up.stdout).toMatch(/labels-renamed \*\*creating failed\*\*/);
+    expect(up.stdout).toMatch(/not deleting subscription \d+ \(shipment_label_created\) of the default shop/);
+    // Still subscribed, the same subscription, and the old resource still records it.
+    expect(live()).toEqual([`${LABELS}=${OURS}`]);
+    expect(sim.subscriptions("acme").map((s) => s.id)).toEqual(subscribed);
+    expect(recorded(await shop.subscriptions())).toEqual([`labels=${LABELS}`]);
+    // The next up, the service answering again, finishes the rename with no write.
+    await shop.ok(["up", "--yes", "--skip-preview"]);
+    expect(sim.subscriptions("acme").map((s) => `${s.id} ${s.hook}=${s.url}`)).toEqual([
+      `${subscribed[0]} ${LABELS}=${OURS}`,
+    ]);
+    expect(recorded(await shop.subscriptions())).toEqual([`labels-renamed=${LABELS}`]);
+  });
+});
