@@ -36,9 +36,11 @@ export function noteDeclaration(): void {
 /**
  * In a program that the Pulumi CLI's language host runs (it has a resource monitor while the program's
  * modules load): when the program ends having declared no WebhookSubscription and its entry module exports
- * a function as `default` (`export default async function` in a CommonJS project, which the host never
+ * a function (`export default async function` in a CommonJS project, or a named one, which the host never
  * calls), logs an error that says how to write it and fails the run. Without this, such a program registers
- * nothing and `pulumi up` succeeds, or, on a deployed stack, deletes every subscription.
+ * nothing and `pulumi up` succeeds, or, on a deployed stack, deletes every subscription. A function is never
+ * a stack output worth having (Pulumi exports it as `{}`), so a named one fails too; a program that means to
+ * declare nothing says so with `pulumi destroy`.
  * Automation API inline programs (no monitor yet when this package is imported) are not watched.
  */
 export function failUncalledProgram(): void {
@@ -48,19 +50,18 @@ export function failUncalledProgram(): void {
     const entry = uncalledEntryModule();
     if (entry === undefined) return;
     const file = relative(process.cwd(), entry.filename);
-    if (entry.exported === "default") {
-      void pulumi.log.error(uncalledProgramMessage(file));
-      process.exitCode = EXIT_AFTER_REPORTED_ERROR;
-    } else {
-      // A named function may be a helper on purpose: said, not failed.
-      void pulumi.log.warn(uncalledFunctionMessage(file, entry.exported));
-    }
+    const message =
+      entry.exported === "default"
+        ? uncalledProgramMessage(file)
+        : uncalledFunctionMessage(file, entry.exported);
+    void pulumi.log.error(message);
+    process.exitCode = EXIT_AFTER_REPORTED_ERROR;
   });
 }
 
-/** The warning for an entry module that declared nothing and exports a function by name that nobody called. */
+/** The refusal of an entry module that declared nothing and exports a function by name that nobody called. */
 function uncalledFunctionMessage(entry: string, name: string): string {
-  return `${entry} declared no WebhookSubscription and exports a function \`${name}\` that Pulumi does not call: if it is the program, call it at the end of the file (\`${name}();\`) or write the program as top-level statements; otherwise \`up\` declares nothing (and deletes what the stack has).`;
+  return `${entry} declared no WebhookSubscription and exports a function \`${name}\` that Pulumi does not call, so the update stops here (\`up\` would delete what the stack has). If it is the program, call it at the end of the file (\`${name}();\`) or write the program as top-level statements; if it is a helper, export it from another module; if the stack should have no subscriptions, run \`pulumi destroy\`.`;
 }
 
 /** The message for an entry module whose default export the language host did not call. */

@@ -1,8 +1,8 @@
 /**
  * A program written `export default async function` in a CommonJS project (what every program of this
  * repository was until 0.2): the language host never calls it. It must fail, saying how to write it, and
- * never deploy nothing nor delete what a stack has. A program exporting its function by name is told the same
- * in a warning (a named function may be a helper on purpose).
+ * never deploy nothing nor delete what a stack has. A program exporting its function by name fails the same
+ * way, with the ways out (call it, move a helper to another module, or `pulumi destroy`).
  */
 import { describe, expect, it } from "vitest";
 import { useAcmeSimulator } from "../support/acmeSimulator";
@@ -46,19 +46,23 @@ describe("a CommonJS program exported as default", () => {
     expect(acme.sim.subscriptions("acme")).toEqual(deployed);
     expect((await project.subscriptions()).map((r) => r.id)).toEqual([String(deployed[0]?.id)]);
 
-    // A named export (`export async function main`) may be a helper on purpose: the preview says what it
-    // would mean, on the stack, and what to do; it writes nothing.
+    // A named export (`export async function main`) is never called either: the same failure, with the way
+    // out for a helper and for a stack meant to be empty.
     project.write({
       "index.ts": DEFAULT_EXPORT_PROGRAM.replace(
         "export default async function program",
         "export async function main",
       ),
     });
-    const named = await project.pulumi(["preview"]);
-    expect(named.stdout).toContain(
-      "index.ts declared no WebhookSubscription and exports a function `main` that Pulumi does not call: if it is the program, call it at the end of the file (`main();`)",
-    );
-    expect(named.stdout).toMatch(/- +1 to delete/);
-    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    await previewAndUpFail(project, acme.sim, [
+      "index.ts declared no WebhookSubscription and exports a function `main` that Pulumi does not call, so the update stops here",
+      "call it at the end of the file (`main();`)",
+      "if the stack should have no subscriptions, run `pulumi destroy`",
+    ]);
+    // Without the preview the engine's deletes never start either: the program failed.
+    const skipped = await project.pulumi(["up", "--yes", "--skip-preview"]);
+    expect(skipped.status).not.toBe(0);
+    expect(acme.sim.subscriptions("acme")).toEqual(deployed);
+    expect((await project.subscriptions()).map((r) => r.id)).toEqual([String(deployed[0]?.id)]);
   });
 });
