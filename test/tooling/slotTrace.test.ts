@@ -104,11 +104,17 @@ describe("the slot-time trace", () => {
     const file = join(dir, "lane.jsonl");
     const trace = SlotTrace.from({ [TRACE_FILE_VARIABLE]: file }) as SlotTrace;
     let started = 0;
-    // A shop's DELETE that takes 60 ms at the service, as the bench's added latency does.
+    let queued: () => void = () => undefined;
+    const secondQueued = new Promise<void>((resolve) => {
+      queued = resolve;
+    });
+    // A shop's DELETE that takes 60 ms at the service (as the bench's added latency does), counted from when
+    // the second delete is queued behind it: that one waits in the lane for at least as long.
     const deletes = new IdBatcher<string, true>(
       (shop) => shop,
       async (_shop, ids) => {
         started += 1;
+        await secondQueued;
         await waitFor("delete", () => new Promise((resolve) => setTimeout(resolve, 60)));
         return new Map(ids.map((id) => [id, true as const]));
       },
@@ -117,6 +123,7 @@ describe("the slot-time trace", () => {
     const first = trace.run("delete", () => waitFor("batchWindow", () => deletes.load("shop", 1)));
     await vi.waitFor(() => expect(started).toBe(1), { timeout: 1_000, interval: 1 });
     const second = trace.run("delete", () => waitFor("batchWindow", () => deletes.load("shop", 2)));
+    queued();
     await Promise.all([first, second]);
     const [, waited] = parseTrace(readFileSync(file, "utf8"));
     expect(waited?.phases.lane).toBeGreaterThanOrEqual(30);
