@@ -1,0 +1,108 @@
+/**
+ * The ownership guarantees of takeover.cli.test.ts under the other host, the provider plugin (a program of
+ * any language declares `shipping:index:WebhookSubscription` by its type token; here TypeScript), through the
+ * official CLI in a project folder, judged by the live subscriptions and the state:
+ * - a partner's subscription of a declared hook is refused at preview and up, naming the hook and the id, never
+ *   the URL, until the resource opts in with `takeOver: true`;
+ * - `up --continue-on-error` never unsubscribes a hook that a renamed resource (no alias) declares, with its URL
+ *   changed or kept, when the new resource's create fails; the next `up` finishes the rename.
+ */
+import { describe, expect, it } from "vitest";
+import { ShippingClient } from "../../provider";
+import {
+  liveHooks,
+  PLUGIN_TYPE,
+  pluginProgram,
+  pluginProject,
+  pluginResource,
+  writesTo,
+} from "../plugin/pluginProject";
+import { useAcmeSimulator } from "../support/acmeSimulator";
+import type { OfficialProject } from "../support/officialProject";
+import { LABELS } from "../support/services";
+import { ACME_KEY, leaksOf } from "../support/shops";
+
+const OURS = "https://hooks.example.com/labels";
+const PARTNER_URL = "https://partner.example.net/labels-callback";
+
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
+
+/** A program of one labels resource, `name`, at `url`, with `extra` arguments (source text). */
+function labels(name: string, url = OURS, extra = ""): string {
+  return pluginProgram(pluginResource(name, `hook: "${LABELS}", url: "${url}"${extra}`));
+}
+
+/** The plugin resources the stack records, as `name=id`. */
+async function recorded(project: OfficialProject): Promise<string[]> {
+  return (await project.resources())
+    .filter((r) => r.type === PLUGIN_TYPE)
+    .map((r) => `${r.urn.split("::").pop()}=${r.id}`);
+}
+
+describe("under the provider plugin: a partner's subscription", () => {
+  it("is refused by preview and up, naming the hook and the id, not the URL; takeOver: true overwrites it", async () => {
+    const client = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey: ACME_KEY });
+    await client.create([{ hook: LABELS, url: PARTNER_URL }]);
+    await client.close();
+    const [partner] = acme.sim.subscriptions("acme");
+    acme.sim.clearRequests();
+    const project = await pluginProject("plugin-takeover", acme.sim, labels("labels"));
+
+    for (const args of [["preview"], ["up", "--yes"]]) {
+      const run = await project.pulumi(args);
+      expect(run.status).not.toBe(0);
+      expect(run.stdout).toContain(`already has subscription ${partner?.id}`);
+      expect(run.stdout).toContain(LABELS);
+      expect(leaksOf(PARTNER_URL, run.stdout + run.stderr)).toEqual([]);
+    }
+    expect(writesTo(acme.sim)).toEqual([]);
+    expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${PARTNER_URL}`]);
+
+    project.write({ "index.ts": labels("labels", OURS, ", takeOver: true") });
+    await project.ok(["up", "--yes"]);
+    expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${OURS}`]);
+    const [resource] = (await project.resources()).filter((r) => r.type === PLUGIN_TYPE);
+    expect(resource?.outputs.takenOver).toBe(partner?.id);
+  });
+});
+
+describe("under the provider plugin: up --continue-on-error, a rename without an alias", () => {
+  it.each([
+    ["its URL changed, takeOver, its POST answered 500", `${OURS}-v2`, { method: "POST" }],
+    // Under the plugin a new resource's check lists the shop twice (the takeover rule, then one hook per shop
+    // across the deployment's processes), each failure passed on to the create; the third listing is the
+    // create's own, with which it would adopt the live subscription.
+    ["its URL kept, the shop's listings through its create answered 500", OURS, { method: "GET", listing: true }],
+  ] as const)(
+    "%s: the old one's delete keeps the hook subscribed; the next up finishes the rename",
+    async (_name, url, failing) => {
+      const project = await pluginProject("plugin-continue", acme.sim, labels("labels"));
+      await project.ok(["up", "--yes"]);
+      const [before] = acme.sim.subscriptions("acme");
+
+      project.write({ "index.ts": labels("labels-renamed", url, url === OURS ? "" : ", takeOver: true") });
+      acme.sim.addFault({
+        kind: "status",
+        status: 500,
+        method: failing.method,
+        ...(failing.method === "GET"
+          ? { request: "listing" as const, count: 3 }
+          : { count: 20 }),
+      });
+      const up = await project.pulumi(["up", "--yes", "--skip-preview", "--continue-on-error"]);
+      acme.sim.clearFaults();
+      expect(up.stdout).toMatch(/labels-renamed \*\*creating failed\*\*/);
+      expect(up.stdout).toMatch(
+        /not deleting subscription \d+ \(shipment_label_created\) of the default shop/,
+      );
+      expect(acme.sim.subscriptions("acme")).toEqual([before]);
+      expect(await recorded(project)).toEqual([`labels=${before?.id}`]);
+
+      await project.ok(["up", "--yes", "--skip-preview"]);
+      expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${url}`]);
+      const [renamed] = acme.sim.subscriptions("acme");
+      expect(await recorded(project)).toEqual([`labels-renamed=${renamed?.id}`]);
+    },
+  );
+});
