@@ -34,6 +34,19 @@ export async function startSim(options: SimulatorOptions = {}): Promise<RunningS
   return sim;
 }
 
+/**
+ * A simulator (closed after the current test) whose demo shop is subscribed to `pairs` (`[hook, url]`, given
+ * ids from 1 in order) by a POST of the read-write key.
+ */
+export async function startSimWith(
+  pairs: Array<[string, string]>,
+  options: SimulatorOptions = {},
+): Promise<RunningSimulator> {
+  const sim = await startSim(options);
+  await api(sim, "POST", "/webhook_subscriptions", { body: subs(...pairs) });
+  return sim;
+}
+
 afterEach(async () => {
   await Promise.all(running.splice(0).map((sim) => sim.close()));
 });
