@@ -13,6 +13,14 @@ import {
 
 const A = "https://example.com/a";
 const B = "https://example.com/b";
+/** Orders at A (id 1), labels at B (id 2). */
+const ORDERS_AND_LABELS: Array<[string, string]> = [
+  ["order_status_change", A],
+  ["shipment_label_created", B],
+];
+/** A simulator whose partialIds switch is 404 (a list with an unknown id fails whole), with orders at A as id 1. */
+const ordersUnderPartialIds404 = () =>
+  startSimWith([["order_status_change", A]], { switches: { partialIds: "404" } });
 
 describe("GET /", () => {
   it("answers 200 with title and status OK, without credentials", async () => {
@@ -99,10 +107,7 @@ describe("GET /webhook_subscriptions", () => {
   });
 
   it("gets by ids in the requested order, leaving out unknown ids and dropping duplicates", async () => {
-    const sim = await startSimWith([
-      ["order_status_change", A],
-      ["shipment_label_created", B],
-    ]);
+    const sim = await startSimWith(ORDERS_AND_LABELS);
     const reply = await api(sim, "GET", "/webhook_subscriptions/2;77;1;2");
     expect(reply.status).toBe(200);
     const listed = (reply.json as { data: { webhook_subscriptions: Array<{ id: number }> } }).data
@@ -111,7 +116,7 @@ describe("GET /webhook_subscriptions", () => {
   });
 
   it("answers 404 for the whole list under partialIds 404 when some ids are unknown", async () => {
-    const sim = await startSimWith([["order_status_change", A]], { switches: { partialIds: "404" } });
+    const sim = await ordersUnderPartialIds404();
     const reply = await api(sim, "GET", "/webhook_subscriptions/1;77");
     expect(reply.status).toBe(404);
     const error = expectErrorShape(reply);
@@ -175,10 +180,7 @@ describe("DELETE /webhook_subscriptions/{ids}", () => {
   });
 
   it("deletes the known ids of a list with unknown ones by default (partialIds subset)", async () => {
-    const sim = await startSimWith([
-      ["order_status_change", A],
-      ["shipment_label_created", B],
-    ]);
+    const sim = await startSimWith(ORDERS_AND_LABELS);
     const reply = await api(sim, "DELETE", "/webhook_subscriptions/1;42");
     expect(reply.status).toBe(204);
     expect(sim.subscriptions("demo").map((s) => s.id)).toEqual([2]);
@@ -192,7 +194,7 @@ describe("DELETE /webhook_subscriptions/{ids}", () => {
   });
 
   it("answers 404 naming the unknown id and deletes nothing under partialIds 404", async () => {
-    const sim = await startSimWith([["order_status_change", A]], { switches: { partialIds: "404" } });
+    const sim = await ordersUnderPartialIds404();
     const reply = await api(sim, "DELETE", "/webhook_subscriptions/1;42");
     expect(reply.status).toBe(404);
     const error = expectErrorShape(reply);
