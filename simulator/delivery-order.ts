@@ -15,7 +15,7 @@ export const MAX_EVENT_DELAY_MS = 60_000;
 export const DEFAULT_ORDER_SEED = 1;
 
 /** mulberry32: a small seeded generator of numbers in [0, 1); the same seed gives the same sequence. */
-function seeded(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -34,7 +34,7 @@ export function deliveryOrder(count: number, order: DeliveryOrder, seed = DEFAUL
   const positions = Array.from({ length: count }, (_, i) => i);
   if (order === "reverse") return positions.reverse();
   if (order === "in-order") return positions;
-  const next = seeded(seed);
+  const next = seededRandom(seed);
   for (let i = count - 1; i > 0; i -= 1) {
     const j = Math.floor(next() * (i + 1));
     [positions[i], positions[j]] = [positions[j] as number, positions[i] as number];

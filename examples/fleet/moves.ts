@@ -11,17 +11,26 @@ export interface Recorded {
   readonly id: string;
 }
 
-/**
- * A shop whose subscriptions a group's stack records while the fleet file puts the shop in another group:
- * the old group leaves them out of its operations (never deletes them) and forgets them (`pulumi state
- * delete`) once the new group's stack records the same shop and hook.
- */
-export interface ShopMove {
+/** A shop and the two groups of its move: the one whose stack records it and the one the fleet file names. */
+export interface GroupChange {
   readonly shop: string;
   /** The group (stack) that records the shop's subscriptions. */
   readonly from: string;
   /** The group the fleet file now puts the shop in. */
   readonly to: string;
+}
+
+/** The shop and groups of a {@link ShopMove}, without its records: what its {@link MoveResult} starts from. */
+function groupChangeOf({ shop, from, to }: GroupChange): GroupChange {
+  return { shop, from, to };
+}
+
+/**
+ * A shop whose subscriptions a group's stack records while the fleet file puts the shop in another group:
+ * the old group leaves them out of its operations (never deletes them) and forgets them (`pulumi state
+ * delete`) once the new group's stack records the same shop and hook.
+ */
+export interface ShopMove extends GroupChange {
   /** Records of hooks the new group declares: they move. */
   readonly moving: readonly Recorded[];
   /** Records of hooks the new group does not declare: the old group's operation deletes them, as any removed hook. */
@@ -29,10 +38,7 @@ export interface ShopMove {
 }
 
 /** How one shop's move ended in a run. */
-export interface MoveResult {
-  readonly shop: string;
-  readonly from: string;
-  readonly to: string;
+export interface MoveResult extends GroupChange {
   /**
    * `moved`: every moving record is now in the new group's stack only; `waiting`: the new group's stack does
    * not record some of them yet, so the old one keeps those (live, not deleted); `failed`: forgetting failed.
@@ -190,9 +196,7 @@ export async function forgetTakenOver(
   } catch (error) {
     const message = (error as Error).message.split("\n")[0] ?? "";
     return moving.map((move) => ({
-      shop: move.shop,
-      from: move.from,
-      to: move.to,
+      ...groupChangeOf(move),
       status: "failed",
       forgotten: [],
       waiting: move.moving.map((r) => r.hook),
@@ -203,9 +207,7 @@ export async function forgetTakenOver(
     const forgot = taken.get(move) ?? [];
     const waiting = move.moving.filter((r) => !forgot.includes(r)).map((r) => r.hook);
     return {
-      shop: move.shop,
-      from: move.from,
-      to: move.to,
+      ...groupChangeOf(move),
       status: waiting.length === 0 ? "moved" : "waiting",
       forgotten: forgot.map((r) => r.id),
       waiting,

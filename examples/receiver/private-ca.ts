@@ -8,12 +8,23 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+/** A server's certificate and its private key, as PEM. */
+export interface ServerCertificate {
+  readonly cert: string;
+  readonly key: string;
+}
+
 /** The CA's certificate and the server's certificate and key, as PEM. */
-export interface PrivateCa {
+export interface PrivateCa<OtherHost extends string = never> {
   /** Trust this (and only this) to reach the receiver: `startSimulator({ deliveryCa: caPem })`. */
   readonly caPem: string;
   /** The receiver's certificate (for 127.0.0.1 and localhost) and its private key. */
-  readonly server: { readonly cert: string; readonly key: string };
+  readonly server: ServerCertificate;
+  /**
+   * By host name, a certificate the same CA signed for that name only (the names `createPrivateCa` was given;
+   * none by default): a server that presents one at 127.0.0.1 is one a client must refuse.
+   */
+  readonly otherHosts: Readonly<Record<OtherHost, ServerCertificate>>;
 }
 
 /** Days the certificates are valid: long enough for a CI run, short enough to be worthless if leaked. */
@@ -39,10 +50,14 @@ function openssl(dir: string, args: string[]): Promise<void> {
   });
 }
 
-/** Make a fresh CA and a server certificate for 127.0.0.1 and localhost (in a temporary folder, removed after). */
-export async function createPrivateCa(): Promise<PrivateCa> {
+/**
+ * Make a fresh CA and a server certificate for 127.0.0.1 and localhost, and one for each of `otherHosts` (DNS
+ * names), in a temporary folder, removed after.
+ */
+export async function createPrivateCa<OtherHost extends string = never>(
+  otherHosts: readonly OtherHost[] = [],
+): Promise<PrivateCa<OtherHost>> {
   const dir = await mkdtemp(join(tmpdir(), "receiver-ca-"));
-  const days = String(CERTIFICATE_DAYS);
   try {
     await openssl(dir, [
       "req",
@@ -53,7 +68,7 @@ export async function createPrivateCa(): Promise<PrivateCa> {
       "-out",
       "ca.pem",
       "-days",
-      days,
+      String(CERTIFICATE_DAYS),
       "-subj",
       "/CN=Webhook receiver test CA",
       "-addext",
@@ -61,42 +76,65 @@ export async function createPrivateCa(): Promise<PrivateCa> {
       "-addext",
       "keyUsage=critical,keyCertSign,cRLSign",
     ]);
-    await openssl(dir, [
-      "req",
-      ...EC_KEY,
-      "-keyout",
-      "server.key",
-      "-out",
-      "server.csr",
-      "-subj",
-      "/CN=receiver",
-    ]);
-    await writeFile(
-      join(dir, "server.ext"),
-      "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n",
-    );
-    await openssl(dir, [
-      "x509",
-      "-req",
-      "-in",
-      "server.csr",
-      "-CA",
-      "ca.pem",
-      "-CAkey",
-      "ca.key",
-      "-CAcreateserial",
-      "-days",
-      days,
-      "-out",
-      "server.pem",
-      "-extfile",
-      "server.ext",
-    ]);
-    const [caPem, cert, key] = await Promise.all(
-      ["ca.pem", "server.pem", "server.key"].map((name) => readFile(join(dir, name), "utf8")),
-    );
-    return { caPem: caPem as string, server: { cert: cert as string, key: key as string } };
+    const server = await signServerCertificate(dir, "server", "receiver", "IP:127.0.0.1,DNS:localhost");
+    // One after another: each signing writes the CA's serial file (ca.srl).
+    const others: Array<[OtherHost, ServerCertificate]> = [];
+    for (const [index, host] of otherHosts.entries()) {
+      others.push([host, await signServerCertificate(dir, `host-${index}`, host, `DNS:${host}`)]);
+    }
+    return {
+      caPem: await readFile(join(dir, "ca.pem"), "utf8"),
+      server,
+      otherHosts: Object.fromEntries(others) as Record<OtherHost, ServerCertificate>,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A key and a server certificate for `altNames` (a subjectAltName value) signed by the CA in `dir`
+ * (`ca.pem`, `ca.key`); its files there are named `file`.*.
+ */
+async function signServerCertificate(
+  dir: string,
+  file: string,
+  commonName: string,
+  altNames: string,
+): Promise<ServerCertificate> {
+  await openssl(dir, [
+    "req",
+    ...EC_KEY,
+    "-keyout",
+    `${file}.key`,
+    "-out",
+    `${file}.csr`,
+    "-subj",
+    `/CN=${commonName}`,
+  ]);
+  await writeFile(
+    join(dir, `${file}.ext`),
+    `subjectAltName=${altNames}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n`,
+  );
+  await openssl(dir, [
+    "x509",
+    "-req",
+    "-in",
+    `${file}.csr`,
+    "-CA",
+    "ca.pem",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-days",
+    String(CERTIFICATE_DAYS),
+    "-out",
+    `${file}.pem`,
+    "-extfile",
+    `${file}.ext`,
+  ]);
+  const [cert, key] = await Promise.all(
+    [`${file}.pem`, `${file}.key`].map((name) => readFile(join(dir, name), "utf8")),
+  );
+  return { cert: cert as string, key: key as string };
 }

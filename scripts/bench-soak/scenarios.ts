@@ -5,6 +5,7 @@
  */
 import { Agent } from "node:http";
 import { HOOKS } from "../../contract/hooks";
+import { seededRandom } from "../../simulator/delivery-order";
 import { type Call, type Reply, send } from "./http";
 import { authFor, WRITER_SHOPS, writerKey } from "./shops";
 import type { Stats } from "./stats";
@@ -18,17 +19,8 @@ export const CONTROL_BURST_EVERY_MS = 5_000;
 /** Control calls per burst. */
 const CONTROL_BURST_SIZE = 10;
 
-/** A seeded PRNG (mulberry32): the traffic's choices are reproducible from the seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** A seeded PRNG (the simulator's mulberry32): the traffic's choices are reproducible from the seed. */
+export const prng: (seed: number) => () => number = seededRandom;
 
 /** What every loop shares. */
 export interface Context {

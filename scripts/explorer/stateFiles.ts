@@ -6,6 +6,7 @@
 import { createDecipheriv, pbkdf2Sync } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { StateResource } from "../lib/stateResource";
 import type { StateRecord } from "./ledger";
 
 /** The engine's marker key of a secret value in state. */
@@ -55,12 +56,7 @@ function reveal(value: unknown, key: Buffer | undefined): unknown {
 }
 
 /** One resource of a checkpoint, secrets revealed. */
-export interface CheckpointResource {
-  readonly urn: string;
-  readonly type: string;
-  readonly id?: string;
-  readonly inputs?: Record<string, unknown>;
-  readonly outputs?: Record<string, unknown>;
+export interface CheckpointResource extends StateResource {
   readonly delete?: boolean;
   readonly protect?: boolean;
   readonly retainOnDelete?: boolean;

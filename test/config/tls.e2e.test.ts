@@ -5,6 +5,7 @@
  * (made with the openssl CLI for this run) signed.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createPrivateCa, type PrivateCa } from "../../examples/receiver/private-ca";
 import { ShippingClient } from "../../provider/client/shippingClient";
 import { resolveShop } from "../../provider/config/settings";
 import { ShippingConfigError, ShippingConnectionError } from "../../provider/errors";
@@ -14,23 +15,25 @@ import { FAST_CLIENT } from "../support/faults";
 import { freshProvider } from "../support/provider";
 import { rejectionOf } from "../support/rejection";
 import { ACME_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
-import { generatePki, type HttpsFront, httpsFront, type TestPki } from "./tls";
+import { type HttpsFront, httpsFront } from "./tls";
 
 const HOOK = "order_status_change";
 const URL_ = "https://hooks.example.com/tls";
 const UNVERIFIED = /certificate|UNABLE_TO_VERIFY|SELF_SIGNED/i;
+/** The host name of the CA's other certificate: not 127.0.0.1, so a client must refuse it there. */
+const OTHER_HOST = "other.example";
 
 let sim: RunningSimulator;
-let pki: TestPki;
+let pki: PrivateCa<typeof OTHER_HOST>;
 let front: HttpsFront;
 let wrongHost: HttpsFront;
 const clients: ShippingClient[] = [];
 
 beforeAll(async () => {
   sim = await startSimulator({ shops: TEST_SHOPS });
-  pki = generatePki();
+  pki = await createPrivateCa([OTHER_HOST]);
   front = await httpsFront(sim.baseUrl, pki.server);
-  wrongHost = await httpsFront(sim.baseUrl, pki.otherHost);
+  wrongHost = await httpsFront(sim.baseUrl, pki.otherHosts[OTHER_HOST]);
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));

@@ -54,6 +54,14 @@ async function project(name: string) {
   };
 }
 
+/** A {@link project} whose `up` of THREE has run. */
+async function deployedThree(name: string): ReturnType<typeof project> {
+  const p = await project(name);
+  p.declare(THREE);
+  await p.up();
+  return p;
+}
+
 /** Changes made outside the stack, as the back office or another tool would, with acme's own key. */
 function outOfBand(change: (client: ShippingClient) => Promise<unknown>): Promise<unknown> {
   return sharedOutOfBand(acme.sim.baseUrl, ACME_KEY, change);
@@ -129,9 +137,7 @@ describe("the engine end to end", () => {
 
   it.each(["keep-id", "new-id"] as const)("changes a URL with no gap (overwrite %s)", async (overwrite) => {
     acme.sim.setSwitches({ overwrite });
-    const p = await project(`url-${overwrite}`);
-    p.declare(THREE);
-    await p.up();
+    const p = await deployedThree(`url-${overwrite}`);
     const changed = THREE.map((d) => (d.hook === ORDERS ? { ...d, url: "https://hooks.example.com/o2" } : d));
     p.declare(changed);
     acme.sim.clearRequests();
@@ -165,9 +171,7 @@ describe("the engine end to end", () => {
   });
 
   it("heals out-of-band changes: refresh drops a deleted one and a re-pointed one; up restores the deleted one, and the re-pointed one with takeOver", async () => {
-    const p = await project("drift");
-    p.declare(THREE);
-    await p.up();
+    const p = await deployedThree("drift");
     const ids = await p.stateIds();
     await outOfBand(async (backOffice) => {
       await backOffice.delete([ids[LABELS] ?? 0]);
@@ -215,9 +219,7 @@ describe("the engine end to end", () => {
   });
 
   it("destroys to an empty shop, also after an out-of-band delete", async () => {
-    const p = await project("destroy");
-    p.declare(THREE);
-    await p.up();
+    const p = await deployedThree("destroy");
     const ids = await p.stateIds();
     await outOfBand((backOffice) => backOffice.delete([ids[SHIPMENTS] ?? 0]));
     const destroy = await p.destroy();

@@ -5,15 +5,19 @@
  * state id = live id. Every order of such steps runs fast in test/lifecycle/replacement.test.ts.
  */
 import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { engine, subscriptionResources } from "../support/engine";
-import { scenario, simulator } from "../support/scenario";
+import { scenario } from "../support/scenario";
 
 const ORDERS = "order_status_change";
 const LABELS = "shipment_label_created";
 
+/** The simulator of this file, reset before each test (and its switches set back). */
+const simulator = useAcmeSimulator();
+
 describe("deleteBeforeReplace with up --replace, after another create of the shop", () => {
   it("posts the replaced hook again instead of adopting the id it just deleted", async () => {
-    const sim = await simulator();
+    const sim = simulator.sim;
     const orders = {
       name: "orders",
       hook: ORDERS,

@@ -7,9 +7,10 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunningSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { engine, subscriptionResources } from "../support/engine";
 import { outOfBand } from "../support/outOfBand";
-import { scenario, simulator } from "../support/scenario";
+import { scenario } from "../support/scenario";
 import { GLOBEX_KEY } from "../support/shops";
 
 const ORDERS = "order_status_change";
@@ -38,10 +39,15 @@ async function recorded(run: Run): Promise<Array<[string | undefined, number]>> 
 
 const writes = (sim: RunningSimulator) => sim.requests().filter((r) => r.method !== "GET");
 
+/** The simulator of this file, reset before each test (and its switches set back). */
+const simulator = useAcmeSimulator();
+/** A second API of the shops, where the re-pointing test points the stack. */
+const secondSimulator = useAcmeSimulator();
+
 describe("a refusal fails the command on its resource, writes nothing and keeps the state", () => {
   it("re-pointing: preview, up, refresh and destroy refuse naming both APIs; set back, up changes nothing", async () => {
-    const staging = await simulator();
-    const production = await simulator();
+    const staging = simulator.sim;
+    const production = secondSimulator.sim;
     const run = await scenario(staging, [{ name: "orders", hook: ORDERS, url: URL }], "refuse-repoint");
     await engine(run.stack.up(), "up");
     const before = await recorded(run);
@@ -72,7 +78,7 @@ describe("a refusal fails the command on its resource, writes nothing and keeps 
   });
 
   it("key swap: a failed up records the other shop's key, and destroy's question (a DELETE answered 403) refuses", async () => {
-    const sim = await simulator({ shopFields: "listed" });
+    const sim = simulator.withSwitches({ shopFields: "listed" });
     const run = await scenario(sim, [{ name: "orders", hook: ORDERS, url: URL }], "refuse-keyswap");
     await engine(run.stack.up(), "up");
     const acme = sim.subscriptions("acme");
@@ -95,7 +101,7 @@ describe("a refusal fails the command on its resource, writes nothing and keeps 
   });
 
   it("pin: after a key swap, an added resource fails its input check in preview and up, naming the pin", async () => {
-    const sim = await simulator({ shopFields: "listed" });
+    const sim = simulator.withSwitches({ shopFields: "listed" });
     await outOfBand(sim.baseUrl, GLOBEX_KEY, (api) =>
       api.create([{ hook: SHIPMENTS, url: "https://globex.example.com/s" }]),
     );
@@ -131,7 +137,7 @@ describe("a refusal fails the command on its resource, writes nothing and keeps 
   });
 
   it("entry gone: removing a shipping:shops entry with its resource fails that resource's delete, naming the entry", async () => {
-    const sim = await simulator();
+    const sim = simulator.sim;
     const run = await scenario(
       sim,
       [

@@ -8,8 +8,9 @@
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { type Declaration, engine } from "../support/engine";
-import { scenario, simulator } from "../support/scenario";
+import { scenario } from "../support/scenario";
 import { ACME_KEY } from "../support/shops";
 
 const ORDERS: Declaration = {
@@ -43,6 +44,9 @@ async function urnOf(stack: Stack, name: string): Promise<string> {
   );
 }
 
+/** The simulator of this file, reset before each test (and its switches set back). */
+const simulator = useAcmeSimulator();
+
 describe("a rename without an alias rolled out with up --target <new>", () => {
   it.each([
     ["keep-id", "destroy --target <old>"],
@@ -50,7 +54,7 @@ describe("a rename without an alias rolled out with up --target <new>", () => {
   ] as const)(
     "%s, then %s: the shared subscription is deleted; preview names it, the drift check fails, up --refresh restores it",
     async (overwrite, then) => {
-      const sim = await simulator({ overwrite });
+      const sim = simulator.withSwitches({ overwrite });
       const run = await scenario(sim, [SHIPMENTS, ORDERS], `targeted-${overwrite}`);
       await engine(run.stack.up(), "up");
       const shipments = sim.subscriptions("acme").find((s) => s.hook === SHIPMENTS.hook);
@@ -93,7 +97,7 @@ describe("a rename without an alias rolled out with up --target <new>", () => {
 
 describe("a second declaration of a deployed hook under an entry with the same key, up --target <second>", () => {
   it("is refused before any write (the first's subscription is no targeted resource's), and the full preview refuses it as declared twice", async () => {
-    const sim = await simulator({ overwrite: "new-id" });
+    const sim = simulator.withSwitches({ overwrite: "new-id" });
     const run = await scenario(sim, [ORDERS], "targeted-second");
     await run.stack.setConfig("shipping:shops", {
       value: JSON.stringify({ alt: { apiKey: ACME_KEY } }),
@@ -131,7 +135,7 @@ describe("a second declaration of a deployed hook under an entry with the same k
 
 describe("preview --target of an added resource while another's hook edit is pending", () => {
   it("warns of no drift on the untargeted resource: its recorded subscription is as recorded", async () => {
-    const sim = await simulator();
+    const sim = simulator.sim;
     const run = await scenario(sim, [ORDERS], "targeted-pending-edit");
     await engine(run.stack.up(), "up");
     const added = { name: "added", hook: "shipment_label_created", url: "https://hooks.example.com/l" };

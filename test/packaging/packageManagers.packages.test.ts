@@ -1,16 +1,16 @@
-import { existsSync, lstatSync, rmSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import {
+  changesOf,
   drive,
   installConsumer,
-  type PackedPackage,
-  packRepository,
-  temporaryRoot,
+  UP_REFRESH_DESTROY,
+  usePackedRepository,
 } from "../support/consumer";
 import { dist } from "../support/engine";
-import { ACME_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, leaksOf } from "../support/shops";
 
 /** Install plus up, refresh and destroy on a loaded machine. */
 const INSTALL_AND_DEPLOY_MS = 540_000;
@@ -18,20 +18,10 @@ const DEPLOY_DEADLINE_MS = 240_000;
 /** Removing two consumers' node_modules takes long on a loaded disk. */
 const CLEANUP_TIMEOUT_MS = 300_000;
 
-let sim: RunningSimulator;
-let root: string;
-let packed: PackedPackage;
-
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-  root = temporaryRoot();
-  packed = await packRepository(root);
-}, 300_000);
-
-afterAll(async () => {
-  await sim?.close();
-  if (root !== undefined) rmSync(root, { recursive: true, force: true });
-}, CLEANUP_TIMEOUT_MS);
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
+/** The repository packed once for the file's consumers. */
+const repository = usePackedRepository({ packMs: 300_000, cleanupMs: CLEANUP_TIMEOUT_MS });
 
 describe.each([
   {
@@ -59,36 +49,32 @@ describe.each([
   it(
     `installs in ${manager}'s layout and deploys from ${script}: up, refresh, destroy`,
     async () => {
-      const consumer = await installConsumer(root, packed.tarball, {
+      const consumer = await installConsumer(repository.root, repository.packed.tarball, {
         name: manager,
         packageManager: manager,
       });
       expect(layout(consumer.dir)).toEqual(expected);
-      sim.reset();
+      acme.sim.reset();
       const url = `https://hooks.example.com/consumer/${manager}`;
       const run = await drive(consumer, {
         script,
         pulumiRoot: dist.pulumiCli.pulumiCliRoot(),
         apiKey: ACME_KEY,
-        baseUrl: sim.baseUrl,
+        baseUrl: acme.sim.baseUrl,
         hookUrl: url,
         stack: manager,
         operations: "up,refresh,destroy",
         deadlineMs: DEPLOY_DEADLINE_MS,
       });
-      const { subscriptionId, results } = run.report;
-      expect(results.map((r) => [r.operation, r.changes])).toEqual([
-        ["up", { create: 2 }],
-        ["refresh", { same: 2 }],
-        ["destroy", { delete: 2 }],
-      ]);
-      const calls = sim.requests().map((r) => [r.method, r.path, r.status]);
+      const { subscriptionId } = run.report;
+      expect(changesOf(run.report)).toEqual(UP_REFRESH_DESTROY);
+      const calls = acme.sim.requests().map((r) => [r.method, r.path, r.status]);
       expect(calls).toContainEqual(["GET", `/webhook_subscriptions/${subscriptionId}`, 200]);
       expect(calls.filter(([method]) => method !== "GET")).toEqual([
         ["POST", "/webhook_subscriptions", 200],
         ["DELETE", `/webhook_subscriptions/${subscriptionId}`, 204],
       ]);
-      expect(sim.subscriptions("acme")).toEqual([]);
+      expect(acme.sim.subscriptions("acme")).toEqual([]);
       expect(leaksOf(ACME_KEY, run.stdout + run.stderr)).toEqual([]);
     },
     INSTALL_AND_DEPLOY_MS,

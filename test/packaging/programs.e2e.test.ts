@@ -1,7 +1,7 @@
 import { cpSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { PulumiFn } from "@pulumi/pulumi/automation";
+import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import { RESOURCE_TYPE } from "../../provider/program/dynamicProvider";
 import { useAcmeSimulator } from "../support/acmeSimulator";
@@ -11,6 +11,7 @@ import {
   engine,
   pulumi,
   REPO_ROOT,
+  type Sandbox,
   sandbox,
   stackIn,
   subscriptionResources,
@@ -64,14 +65,19 @@ function earlierModuleProgram(): PulumiFn {
   };
 }
 
+/** A stack in `box` whose program declares ORDERS as this build does. */
+function ordersStack(box: Sandbox): Promise<Stack> {
+  return stackIn(
+    box,
+    declarationsProgram(() => [ORDERS]),
+    config(),
+  );
+}
+
 describe("provider builds and project copies", () => {
   it("stores a provider module of at most 400 bytes per resource, with no path and no credential", async () => {
     const box = sandbox("module-bytes");
-    const stack = await stackIn(
-      box,
-      declarationsProgram(() => [ORDERS]),
-      config(),
-    );
+    const stack = await ordersStack(box);
     await engine(stack.up(), "up");
     const resource = subscriptionResources(await stack.exportStack())[0];
     const shim = String(resource?.inputs.__provider);
@@ -121,11 +127,7 @@ describe("provider builds and project copies", () => {
 
   it("is portable: up from one directory, destroy from a copy at another path after the first is gone", async () => {
     const box = sandbox("portable");
-    const first = await stackIn(
-      box,
-      declarationsProgram(() => [ORDERS]),
-      config(),
-    );
+    const first = await ordersStack(box);
     await engine(first.up(), "up");
     expect(acme.sim.subscriptions("acme")).toHaveLength(1);
     const elsewhere = sandbox("portable-copy");

@@ -50,6 +50,15 @@ describe("DeploymentClaims", () => {
   });
 });
 
+/** A row's preparation: a folder made at the path, then given `mode` (chmod, so the umask does not change it). */
+function folderOfMode(mode: number): (path: string) => string {
+  return (path) => {
+    mkdirSync(path);
+    chmodSync(path, mode);
+    return path;
+  };
+}
+
 describe("privateFolder", () => {
   it.each([
     ["a folder it makes", (path: string) => path, true],
@@ -61,24 +70,8 @@ describe("privateFolder", () => {
       },
       true,
     ],
-    [
-      "a folder others may write (0777)",
-      (path: string) => {
-        mkdirSync(path);
-        chmodSync(path, 0o777);
-        return path;
-      },
-      false,
-    ],
-    [
-      "a folder others may read (0755)",
-      (path: string) => {
-        mkdirSync(path);
-        chmodSync(path, 0o755);
-        return path;
-      },
-      false,
-    ],
+    ["a folder others may write (0777)", folderOfMode(0o777), false],
+    ["a folder others may read (0755)", folderOfMode(0o755), false],
     [
       "a symbolic link to a folder",
       (path: string) => {

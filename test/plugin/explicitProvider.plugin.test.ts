@@ -5,20 +5,12 @@
  * inputs updates the provider in place, with no replacement and no write.
  */
 import { describe, expect, it } from "vitest";
-import { useAcmeSimulator } from "../support/acmeSimulator";
+import { PLUGIN_TYPE, pluginProgram, pluginResource, usePluginSimulator } from "../support/pluginProject";
 import { LABELS, ORDERS } from "../support/services";
 import { ACME_KEY, ACME_SECOND_KEY, GLOBEX_KEY, leaksOf } from "../support/shops";
-import {
-  liveHooks,
-  PLUGIN_TYPE,
-  pluginProgram,
-  pluginProject,
-  pluginResource,
-  writesTo,
-} from "./pluginProject";
 
-/** The simulator of this file, reset before each test. */
-const acme = useAcmeSimulator();
+/** The simulator of this file (reset before each test) and the plugin projects on it. */
+const plugin = usePluginSimulator();
 
 /** A program with an explicit provider whose default shop is globex and whose entry `eu` holds `euKey`. */
 function program(euKey: string): string {
@@ -38,15 +30,15 @@ ${pluginResource("labels", `hook: "${LABELS}", url: "https://hooks.example.com/l
 
 describe("an explicit shipping provider", () => {
   it("takes its settings from its inputs, keeps its keys secret, and updates in place when a key rotates", async () => {
-    const project = await pluginProject("plugin-explicit", acme.sim, program(ACME_KEY));
-    await project.ok(["config", "set", "apiBase", acme.sim.baseUrl]);
+    const project = await plugin.project("plugin-explicit", program(ACME_KEY));
+    await project.ok(["config", "set", "apiBase", plugin.sim.baseUrl]);
     await project.ok(["config", "set", "--secret", "globexKey", GLOBEX_KEY]);
     // The stack's own shipping:baseUrl points nowhere: only the explicit provider's inputs are used.
     await project.ok(["config", "set", "shipping:baseUrl", "http://127.0.0.1:9"]);
 
     await project.ok(["up", "--yes"]);
-    expect(liveHooks(acme.sim, "globex")).toEqual([`${LABELS}=https://hooks.example.com/labels`]);
-    expect(liveHooks(acme.sim, "acme")).toEqual([`${ORDERS}=https://hooks.example.com/orders`]);
+    expect(plugin.liveHooks("globex")).toEqual([`${LABELS}=https://hooks.example.com/labels`]);
+    expect(plugin.liveHooks("acme")).toEqual([`${ORDERS}=https://hooks.example.com/orders`]);
     const exported = (await project.ok(["stack", "export"])).stdout;
     expect([...leaksOf(GLOBEX_KEY, exported), ...leaksOf(ACME_KEY, exported)]).toEqual([]);
     const ids = (await project.resources())
@@ -54,11 +46,11 @@ describe("an explicit shipping provider", () => {
       .map((r) => r.id)
       .sort();
 
-    acme.sim.clearRequests();
+    plugin.sim.clearRequests();
     project.write({ "index.ts": program(ACME_SECOND_KEY) });
     const up = await project.ok(["up", "--yes"]);
     expect(up.stdout).not.toMatch(/replace/);
-    expect(writesTo(acme.sim)).toEqual([]);
+    expect(plugin.writes()).toEqual([]);
     expect(
       (await project.resources())
         .filter((r) => r.type === PLUGIN_TYPE)
@@ -68,6 +60,6 @@ describe("an explicit shipping provider", () => {
     expect(leaksOf(ACME_SECOND_KEY, (await project.ok(["stack", "export"])).stdout)).toEqual([]);
 
     await project.ok(["destroy", "--yes"]);
-    expect([...liveHooks(acme.sim, "globex"), ...liveHooks(acme.sim, "acme")]).toEqual([]);
+    expect([...plugin.liveHooks("globex"), ...plugin.liveHooks("acme")]).toEqual([]);
   });
 });

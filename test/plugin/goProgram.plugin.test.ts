@@ -11,11 +11,10 @@ import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pulumiCliRoot } from "../../scripts/lib/pulumiCli";
-import { useAcmeSimulator } from "../support/acmeSimulator";
 import { OfficialProject } from "../support/officialProject";
+import { PLUGIN_TYPE, pluginFolder, usePluginSimulator } from "../support/pluginProject";
 import { runOk } from "../support/process";
 import { ACME_KEY, leaksOf } from "../support/shops";
-import { liveHooks, PLUGIN_TYPE, pluginFolder, writesTo } from "./pluginProject";
 
 const ROOT = join(__dirname, "..", "..");
 const HOOK = "order_status_change";
@@ -47,7 +46,7 @@ if (!goFound()) {
     });
   });
 } else {
-  const acme = useAcmeSimulator();
+  const plugin = usePluginSimulator();
   let binary = "";
   beforeAll(async () => {
     const built = await runOk("bash", [join(ROOT, "scripts", "build-go-program.sh")], {
@@ -70,7 +69,7 @@ if (!goFound()) {
         SHIPPING_GO_BACKEND: `file://${project.backendDir}`,
         SHIPPING_PULUMI_ROOT: pulumiCliRoot(),
         SHIPPING_PLUGIN_DIR: await pluginFolder(),
-        SHIPPING_GO_BASE_URL: acme.sim.baseUrl,
+        SHIPPING_GO_BASE_URL: plugin.sim.baseUrl,
         SHIPPING_GO_API_KEY: ACME_KEY,
         SHIPPING_GO_HOOK: HOOK,
         SHIPPING_GO_URL: URL,
@@ -82,21 +81,21 @@ if (!goFound()) {
 
       const up = await run("up");
       expect(up).toMatchObject({ result: "succeeded", changes: { create: 2 } });
-      expect(liveHooks(acme.sim)).toEqual([`${HOOK}=${URL}`]);
-      const live = acme.sim.subscriptions("acme")[0];
+      expect(plugin.liveHooks()).toEqual([`${HOOK}=${URL}`]);
+      const live = plugin.sim.subscriptions("acme")[0];
       expect(up.subscriptionId).toBe(live?.id);
       const recorded = (await project.resources()).filter((r) => r.type === PLUGIN_TYPE);
       expect(recorded.map((r) => r.id)).toEqual([String(live?.id)]);
       expect(leaksOf(ACME_KEY, (await project.ok(["stack", "export"])).stdout)).toEqual([]);
 
-      acme.sim.clearRequests();
+      plugin.sim.clearRequests();
       const again = await run("up");
       expect(again).toMatchObject({ result: "succeeded", changes: { same: 2 } });
-      expect(writesTo(acme.sim)).toEqual([]);
+      expect(plugin.writes()).toEqual([]);
 
       const destroy = await run("destroy");
       expect(destroy).toMatchObject({ result: "succeeded", changes: { delete: 2 } });
-      expect(liveHooks(acme.sim)).toEqual([]);
+      expect(plugin.liveHooks()).toEqual([]);
       expect(await project.resources()).toEqual([]);
     });
   });

@@ -6,26 +6,18 @@
  */
 import { describe, expect, it } from "vitest";
 import { ShippingClient } from "../../provider";
-import { useAcmeSimulator } from "../support/acmeSimulator";
+import { PLUGIN_TYPE, pluginProgram, pluginResource, usePluginSimulator } from "../support/pluginProject";
 import { LABELS } from "../support/services";
 import { ACME_KEY, GLOBEX_KEY, leaksOf } from "../support/shops";
-import {
-  liveHooks,
-  PLUGIN_TYPE,
-  pluginProgram,
-  pluginProject,
-  pluginResource,
-  writesTo,
-} from "./pluginProject";
 
 const LABELS_URL = "https://hooks.example.com/labels";
 const GLOBEX_URL = "https://hooks.example.com/globex-orders";
 
-/** The simulator of this file, reset before each test. */
-const acme = useAcmeSimulator();
+/** The simulator of this file (reset before each test) and the plugin projects on it. */
+const plugin = usePluginSimulator();
 
 async function subscribe(apiKey: string, hook: string, url: string): Promise<number> {
-  const client = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey });
+  const client = new ShippingClient({ baseUrl: plugin.sim.baseUrl, apiKey });
   const [id] = await client.create([{ hook, url }]);
   await client.close();
   if (id === undefined) throw new Error("no id");
@@ -36,9 +28,9 @@ describe("pulumi import of a WebhookSubscription", () => {
   it("records a live subscription by id and prints its declaration; the next up writes nothing; a missing id says so", async () => {
     const labelsId = await subscribe(ACME_KEY, LABELS, LABELS_URL);
     const globexId = await subscribe(GLOBEX_KEY, "order_status_change", GLOBEX_URL);
-    const project = await pluginProject("plugin-import", acme.sim, pluginProgram(""));
+    const project = await plugin.project("plugin-import", pluginProgram(""));
     await project.ok(["config", "set", "--secret", "--path", "shipping:shops.globex.apiKey", GLOBEX_KEY]);
-    acme.sim.clearRequests();
+    plugin.sim.clearRequests();
 
     const missing = await project.pulumi(["import", PLUGIN_TYPE, "ghost", "999999", "--yes"]);
     expect(missing.status).not.toBe(0);
@@ -72,8 +64,8 @@ describe("pulumi import of a WebhookSubscription", () => {
     });
     // The declarations the import printed (protected, as imports are).
     await project.ok(["up", "--yes", "--expect-no-changes"]);
-    expect(writesTo(acme.sim)).toEqual([]);
-    expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
-    expect(liveHooks(acme.sim, "globex")).toEqual([`order_status_change=${GLOBEX_URL}`]);
+    expect(plugin.writes()).toEqual([]);
+    expect(plugin.liveHooks()).toEqual([`${LABELS}=${LABELS_URL}`]);
+    expect(plugin.liveHooks("globex")).toEqual([`order_status_change=${GLOBEX_URL}`]);
   });
 });

@@ -9,24 +9,16 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ShippingClient } from "../../provider";
-import { useAcmeSimulator } from "../support/acmeSimulator";
 import type { OfficialProject } from "../support/officialProject";
+import { PLUGIN_TYPE, pluginProgram, pluginResource, usePluginSimulator } from "../support/pluginProject";
 import { LABELS, ORDERS } from "../support/services";
 import { ACME_KEY, leaksOf } from "../support/shops";
-import {
-  liveHooks,
-  PLUGIN_TYPE,
-  pluginProgram,
-  pluginProject,
-  pluginResource,
-  writesTo,
-} from "./pluginProject";
 
 const LABELS_URL = "https://hooks.example.com/labels";
 const ORDERS_URL = "https://hooks.example.com/orders?token=s3cret";
 
-/** The simulator of this file, reset before each test. */
-const acme = useAcmeSimulator();
+/** The simulator of this file (reset before each test) and the plugin projects on it. */
+const plugin = usePluginSimulator();
 
 /** The texts of the backend's stack files (checkpoints and their backups). */
 function stackFiles(project: OfficialProject): string[] {
@@ -41,13 +33,12 @@ const SECRET_MARK = "4dabf18193072939515e22adb298388d";
 describe("a TypeScript program using the plugin", () => {
   it("previews, ups, refreshes and destroys; the state holds no key, no dynamic-host field; secrets stay secret", async () => {
     // A subscription of the labels hook at the same URL, made before: adopted with no write, `previous` records it.
-    const client = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey: ACME_KEY });
+    const client = new ShippingClient({ baseUrl: plugin.sim.baseUrl, apiKey: ACME_KEY });
     await client.create([{ hook: LABELS, url: LABELS_URL }]);
     await client.close();
-    acme.sim.clearRequests();
-    const project = await pluginProject(
+    plugin.sim.clearRequests();
+    const project = await plugin.project(
       "plugin-lifecycle",
-      acme.sim,
       pluginProgram(
         pluginResource("labels", `hook: "${LABELS}", url: "${LABELS_URL}"`) +
           pluginResource("orders", `hook: "${ORDERS}", url: pulumi.secret("${ORDERS_URL}")`),
@@ -55,11 +46,11 @@ describe("a TypeScript program using the plugin", () => {
     );
 
     await project.ok(["preview"]);
-    expect(writesTo(acme.sim)).toEqual([]);
+    expect(plugin.writes()).toEqual([]);
 
     await project.ok(["up", "--yes"]);
-    expect(liveHooks(acme.sim)).toEqual([`${ORDERS}=${ORDERS_URL}`, `${LABELS}=${LABELS_URL}`].sort());
-    expect(writesTo(acme.sim)).toHaveLength(1); // one POST: the orders hook; labels was adopted
+    expect(plugin.liveHooks()).toEqual([`${ORDERS}=${ORDERS_URL}`, `${LABELS}=${LABELS_URL}`].sort());
+    expect(plugin.writes()).toHaveLength(1); // one POST: the orders hook; labels was adopted
     const state = await project.resources();
     const subs = state.filter((r) => r.type === PLUGIN_TYPE);
     expect(subs.map((r) => r.urn.split("::").pop()).sort()).toEqual(["labels", "orders"]);
@@ -77,59 +68,56 @@ describe("a TypeScript program using the plugin", () => {
     // The stack's files (the update history keeps the stack's config as set: a plain `config set` is plain there).
     expect(stackFiles(project).flatMap((text) => leaksOf(ACME_KEY, text))).toEqual([]);
 
-    acme.sim.clearRequests();
+    plugin.sim.clearRequests();
     await project.ok(["refresh", "--yes"]);
     await project.ok(["preview", "--expect-no-changes"]);
-    expect(writesTo(acme.sim)).toEqual([]);
+    expect(plugin.writes()).toEqual([]);
     expect((await project.resources()).filter((r) => r.type === PLUGIN_TYPE)).toHaveLength(2);
 
     await project.ok(["destroy", "--yes"]);
-    expect(liveHooks(acme.sim)).toEqual([]);
+    expect(plugin.liveHooks()).toEqual([]);
     expect(await project.resources()).toEqual([]);
   });
 
   it("refresh drops a subscription re-pointed outside the stack and says which; no write", async () => {
-    const project = await pluginProject(
+    const project = await plugin.project(
       "plugin-drift",
-      acme.sim,
       pluginProgram(pluginResource("labels", `hook: "${LABELS}", url: "${LABELS_URL}"`)),
     );
     await project.ok(["up", "--yes"]);
     const [sub] = await project.resources().then((all) => all.filter((r) => r.type === PLUGIN_TYPE));
     // The back office edits the URL and keeps the id: no longer this resource's (the ownership rule).
-    acme.sim.setSwitches({ overwrite: "keep-id" });
-    const client = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey: ACME_KEY });
+    plugin.sim.setSwitches({ overwrite: "keep-id" });
+    const client = new ShippingClient({ baseUrl: plugin.sim.baseUrl, apiKey: ACME_KEY });
     await client.create([{ hook: LABELS, url: "https://back-office.example.net/labels" }]);
     await client.close();
-    acme.sim.setSwitches({ overwrite: "new-id" });
-    acme.sim.clearRequests();
+    plugin.sim.setSwitches({ overwrite: "new-id" });
+    plugin.sim.clearRequests();
 
     const refresh = await project.ok(["refresh", "--yes"]);
     expect(`${refresh.stdout}${refresh.stderr}`).toContain(
       `subscription ${sub?.id} (${LABELS}) now points at another URL than this resource declared`,
     );
     expect((await project.resources()).filter((r) => r.type === PLUGIN_TYPE)).toEqual([]);
-    expect(liveHooks(acme.sim)).toEqual([`${LABELS}=https://back-office.example.net/labels`]);
-    expect(writesTo(acme.sim)).toEqual([]);
+    expect(plugin.liveHooks()).toEqual([`${LABELS}=https://back-office.example.net/labels`]);
+    expect(plugin.writes()).toEqual([]);
   });
 
   it("fails preview on a misspelt setting under shipping:, naming the setting meant, before any write", async () => {
-    const project = await pluginProject(
+    const project = await plugin.project(
       "plugin-misspelt",
-      acme.sim,
       pluginProgram(pluginResource("labels", `hook: "${LABELS}", url: "${LABELS_URL}"`)),
     );
     await project.ok(["config", "set", "shipping:shopID", "acme"]);
     const preview = await project.pulumi(["preview"]);
     expect(preview.status).not.toBe(0);
     expect(`${preview.stdout}${preview.stderr}`).toContain("did you mean `shipping:shopId`?");
-    expect(writesTo(acme.sim)).toEqual([]);
+    expect(plugin.writes()).toEqual([]);
   });
 
   it("refuses two declarations of one hook at preview, naming both, with no write", async () => {
-    const project = await pluginProject(
+    const project = await plugin.project(
       "plugin-twice",
-      acme.sim,
       pluginProgram(
         pluginResource("labels", `hook: "${LABELS}", url: "${LABELS_URL}"`) +
           pluginResource("labels-again", `hook: "${LABELS}", url: "https://hooks.example.com/other"`),
@@ -142,7 +130,7 @@ describe("a TypeScript program using the plugin", () => {
     );
     const up = await project.pulumi(["up", "--yes"]);
     expect(up.status).not.toBe(0);
-    expect(liveHooks(acme.sim)).toEqual([]);
-    expect(writesTo(acme.sim)).toEqual([]);
+    expect(plugin.liveHooks()).toEqual([]);
+    expect(plugin.writes()).toEqual([]);
   });
 });

@@ -7,18 +7,15 @@
  *   deletes the dynamic one in the dynamic host's process): the subscription is not lost.
  */
 import { describe, expect, it } from "vitest";
-import { useAcmeSimulator } from "../support/acmeSimulator";
 import type { OfficialProject, StateResource } from "../support/officialProject";
-import { LABELS } from "../support/services";
 import {
   DYNAMIC_TYPE,
-  liveHooks,
   PLUGIN_TYPE,
   pluginProgram,
-  pluginProject,
   pluginResource,
-  writesTo,
-} from "./pluginProject";
+  usePluginSimulator,
+} from "../support/pluginProject";
+import { LABELS } from "../support/services";
 
 const LABELS_URL = "https://hooks.example.com/labels";
 
@@ -27,8 +24,8 @@ const DYNAMIC_PROGRAM = `import { WebhookSubscription } from "pulumi-shipping-we
 new WebhookSubscription("labels", { hook: "${LABELS}", url: "${LABELS_URL}" });
 `;
 
-/** The simulator of this file, reset before each test. */
-const acme = useAcmeSimulator();
+/** The simulator of this file (reset before each test) and the plugin projects on it. */
+const plugin = usePluginSimulator();
 
 /** The stack's WebhookSubscriptions of either type. */
 async function subscriptionsOf(project: OfficialProject): Promise<StateResource[]> {
@@ -37,12 +34,12 @@ async function subscriptionsOf(project: OfficialProject): Promise<StateResource[
 
 /** A stack whose dynamic resource subscribed the labels hook. */
 async function dynamicStack(name: string): Promise<{ project: OfficialProject; id: string | undefined }> {
-  const project = await pluginProject(name, acme.sim, DYNAMIC_PROGRAM, { secretKey: true });
+  const project = await plugin.project(name, DYNAMIC_PROGRAM, { secretKey: true });
   await project.ok(["up", "--yes"]);
   const [recorded] = await subscriptionsOf(project);
   expect(recorded?.type).toBe(DYNAMIC_TYPE);
-  expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
-  acme.sim.clearRequests();
+  expect(plugin.liveHooks()).toEqual([`${LABELS}=${LABELS_URL}`]);
+  plugin.sim.clearRequests();
   return { project, id: recorded?.id };
 }
 
@@ -63,8 +60,8 @@ describe("moving a stack from the dynamic resource to the plugin's", () => {
     expect(preview.stdout).toContain("~ 1 to update");
     expect(preview.stdout).not.toMatch(/to (create|delete|replace)/);
     await project.ok(["up", "--yes"]);
-    expect(writesTo(acme.sim)).toEqual([]);
-    expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
+    expect(plugin.writes()).toEqual([]);
+    expect(plugin.liveHooks()).toEqual([`${LABELS}=${LABELS_URL}`]);
     const [moved, ...others] = await subscriptionsOf(project);
     expect(others).toEqual([]);
     expect(moved?.type).toBe(PLUGIN_TYPE);
@@ -74,7 +71,7 @@ describe("moving a stack from the dynamic resource to the plugin's", () => {
     );
     await project.ok(["preview", "--expect-no-changes"]);
     await project.ok(["destroy", "--yes"]);
-    expect(liveHooks(acme.sim)).toEqual([]);
+    expect(plugin.liveHooks()).toEqual([]);
   });
 
   it("without the alias: the subscription is not lost", async () => {
@@ -85,14 +82,14 @@ describe("moving a stack from the dynamic resource to the plugin's", () => {
     // The engine creates the plugin's resource (it adopts the live subscription) and deletes the dynamic one,
     // whose delete finds the subscription claimed by a resource of this deployment and leaves it.
     await project.ok(["up", "--yes"]);
-    expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
-    expect(writesTo(acme.sim)).toEqual([]);
+    expect(plugin.liveHooks()).toEqual([`${LABELS}=${LABELS_URL}`]);
+    expect(plugin.writes()).toEqual([]);
     const [moved, ...others] = await subscriptionsOf(project);
     expect(others).toEqual([]);
     expect(moved?.type).toBe(PLUGIN_TYPE);
     expect(moved?.id).toBe(id);
     await project.ok(["preview", "--expect-no-changes"]);
     await project.ok(["destroy", "--yes"]);
-    expect(liveHooks(acme.sim)).toEqual([]);
+    expect(plugin.liveHooks()).toEqual([]);
   });
 });

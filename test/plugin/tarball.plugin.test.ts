@@ -9,16 +9,15 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useAcmeSimulator } from "../support/acmeSimulator";
+import { PLUGIN_TYPE, pluginProgram, pluginResource, usePluginSimulator } from "../support/pluginProject";
 import { LABELS } from "../support/services";
-import { liveHooks, PLUGIN_TYPE, pluginProgram, pluginProject, pluginResource } from "./pluginProject";
 
 const ROOT = join(__dirname, "..", "..");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 const LABELS_URL = "https://hooks.example.com/labels";
 
-/** The simulator of this file, reset before each test. */
-const acme = useAcmeSimulator();
+/** The simulator of this file (reset before each test) and the plugin projects on it. */
+const plugin = usePluginSimulator();
 let outDir: string;
 beforeAll(() => {
   outDir = mkdtempSync(join(tmpdir(), "plugin-tarball-"));
@@ -36,9 +35,8 @@ describe("the plugin tarball", () => {
       },
     ).trim();
     expect(tarball).toMatch(new RegExp(`pulumi-resource-shipping-v${VERSION}-\\w+-\\w+\\.tar\\.gz$`));
-    const project = await pluginProject(
+    const project = await plugin.project(
       "plugin-tarball",
-      acme.sim,
       pluginProgram(pluginResource("labels", `hook: "${LABELS}", url: "${LABELS_URL}"`)),
       { byFolder: false },
     );
@@ -47,9 +45,9 @@ describe("the plugin tarball", () => {
     expect(plugins.stdout).toMatch(new RegExp(`shipping\\s+resource\\s+${VERSION.replace(/\./g, "\\.")}`));
 
     await project.ok(["up", "--yes"]);
-    expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${LABELS_URL}`]);
+    expect(plugin.liveHooks()).toEqual([`${LABELS}=${LABELS_URL}`]);
     expect((await project.resources()).filter((r) => r.type === PLUGIN_TYPE)).toHaveLength(1);
     await project.ok(["destroy", "--yes"]);
-    expect(liveHooks(acme.sim)).toEqual([]);
+    expect(plugin.liveHooks()).toEqual([]);
   });
 });

@@ -8,17 +8,16 @@ import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HOOKS } from "../../provider/inputs/hooks";
-import { useAcmeSimulator } from "../support/acmeSimulator";
 import { installedPackages } from "../support/install";
 import { OfficialProject } from "../support/officialProject";
+import { PLUGIN_TYPE, usePluginSimulator } from "../support/pluginProject";
 import { blockAfterHeading, pulumiCommands } from "../support/readme";
 import { ACME_KEY } from "../support/shops";
-import { liveHooks, PLUGIN_TYPE, writesTo } from "./pluginProject";
 
 const ROOT = join(__dirname, "..", "..");
 
-/** The simulator of this file, reset before each test. */
-const acme = useAcmeSimulator();
+/** The simulator of this file (reset before each test) and the plugin projects on it. */
+const plugin = usePluginSimulator();
 
 describe("examples/yaml", () => {
   it("runs as its README says: npm install brings the plugin, preview writes nothing, up, destroy", async () => {
@@ -27,7 +26,7 @@ describe("examples/yaml", () => {
     };
     expect(Object.keys(manifest.dependencies).sort()).toEqual(["@pulumi/pulumi", "pulumi-shipping-webhooks"]);
     const lines = pulumiCommands(blockAfterHeading("## Run it", "examples/yaml/README.md"), {
-      "https://<api host>": acme.sim.baseUrl,
+      "https://<api host>": plugin.sim.baseUrl,
       "<key>": ACME_KEY,
     }).map((args) => (args[0] === "up" || args[0] === "destroy" ? [...args, "--yes"] : args));
     expect(lines.map((args) => args[0])).toEqual(["stack", "config", "config", "preview", "up", "destroy"]);
@@ -38,17 +37,18 @@ describe("examples/yaml", () => {
     const [preview, up, destroy] = lines.slice(-3) as [string[], string[], string[]];
     for (const args of lines.slice(0, -3)) await project.ok(args);
     await project.ok(preview);
-    expect(writesTo(acme.sim)).toEqual([]);
+    expect(plugin.writes()).toEqual([]);
 
     const deployed = await project.ok(up);
     expect(
-      liveHooks(acme.sim)
+      plugin
+        .liveHooks()
         .map((h) => h.split("=")[0])
         .sort(),
     ).toEqual([...HOOKS].sort());
     const state = (await project.resources()).filter((r) => r.type === PLUGIN_TYPE);
     expect(state.map((r) => r.id).sort()).toEqual(
-      acme.sim
+      plugin.sim
         .subscriptions("acme")
         .map((s) => String(s.id))
         .sort(),
@@ -56,7 +56,7 @@ describe("examples/yaml", () => {
     expect(deployed.stdout).toMatch(/labelCreatedId\s*:\s*\d+/);
 
     await project.ok(destroy);
-    expect(liveHooks(acme.sim)).toEqual([]);
+    expect(plugin.liveHooks()).toEqual([]);
     expect(await project.resources()).toEqual([]);
   });
 });

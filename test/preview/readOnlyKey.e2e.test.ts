@@ -6,29 +6,28 @@
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import { useAcmeSimulator } from "../support/acmeSimulator";
-import {
-  type Declaration,
-  declarationsProgram,
-  engine,
-  OutputLog,
-  type Sandbox,
-  sandbox,
-  stackIn,
-  subscriptionResources,
-} from "../support/engine";
+import { type Declaration, engine, OutputLog, sandbox, subscriptionResources } from "../support/engine";
+import { openProject } from "../support/engineProject";
 import { ACME_KEY, ACME_READ_ONLY_KEY, leaksOf } from "../support/shops";
 
 /** The simulator of this file, reset before each test. */
 const acme = useAcmeSimulator();
 
-/** One stack, opened twice: as the pull-request job (read-only key) and as the deploy job (read-write key). */
-async function jobs(box: Sandbox, current: () => readonly Declaration[]) {
+/**
+ * One stack, opened twice in one sandbox: as the pull-request job (read-only key) and as the deploy job
+ * (read-write key); `declare` sets what both declare.
+ */
+async function jobs(name: string) {
   // As in the workflow, the key comes from the job's environment; the stack config holds no key.
   const config: ConfigMap = { "shipping:baseUrl": { value: acme.sim.baseUrl } };
-  const program = declarationsProgram(current);
-  const deploy = await stackIn(box, program, config, { SHIPPING_API_KEY: ACME_KEY });
-  const pullRequest = await stackIn(box, program, config, { SHIPPING_API_KEY: ACME_READ_ONLY_KEY });
-  return { deploy, pullRequest };
+  const box = sandbox(name);
+  const deploy = await openProject(name, config, box, { SHIPPING_API_KEY: ACME_KEY });
+  const pullRequest = await openProject(name, config, box, { SHIPPING_API_KEY: ACME_READ_ONLY_KEY });
+  const declare = (next: readonly Declaration[]): void => {
+    deploy.declare(next);
+    pullRequest.declare(next);
+  };
+  return { deploy, pullRequest, declare };
 }
 
 /**
@@ -48,23 +47,23 @@ async function recorded(stack: Stack) {
 
 describe("a read-only API key", () => {
   it("previews, with and without refresh, exactly what the read-write key previews; `up` fails and changes nothing", async () => {
-    let declared: Declaration[] = [
+    const { deploy, pullRequest, declare } = await jobs("read-only");
+    declare([
       { name: "orders", hook: "order_status_change", url: "https://hooks.example.com/o" },
       { name: "labels", hook: "shipment_label_created", url: "https://hooks.example.com/l" },
-    ];
-    const { deploy, pullRequest } = await jobs(sandbox("read-only"), () => declared);
-    await engine(deploy.up(), "up");
+    ]);
+    await engine(deploy.stack.up(), "up");
 
     // The pull request: a URL change, a hook added, a hook removed.
-    declared = [
+    declare([
       { name: "orders", hook: "order_status_change", url: "https://hooks.example.com/o-v2" },
       { name: "shipments", hook: "shipment_status_change", url: "https://hooks.example.com/s" },
-    ];
+    ]);
     for (const refresh of [false, true]) {
       acme.sim.clearRequests();
-      const readOnly = await previewOf(pullRequest, refresh);
+      const readOnly = await previewOf(pullRequest.stack, refresh);
       expect(acme.sim.requests().every((r) => r.method === "GET" && r.status === 200)).toBe(true);
-      const readWrite = await previewOf(deploy, refresh);
+      const readWrite = await previewOf(deploy.stack, refresh);
       expect(readOnly.changes).toEqual({ create: 1, replace: 1, delete: 1, same: 1 });
       expect(readOnly.changes).toEqual(readWrite.changes);
       expect(readOnly.blocks).toEqual(readWrite.blocks);
@@ -73,19 +72,16 @@ describe("a read-only API key", () => {
       );
     }
 
-    const stateBefore = await recorded(deploy);
+    const stateBefore = await recorded(deploy.stack);
     const liveBefore = acme.sim.subscriptions("acme");
     acme.sim.clearRequests();
-    const log = new OutputLog();
-    const failure = await engine(pullRequest.up({ onOutput: log.onOutput }), "up with a read-only key").then(
-      () => "",
-      (error: unknown) => `${String(error)}\n${log.text}`,
-    );
+    // The engine's error and what it printed; "" when `up` succeeded.
+    const failure = (await pullRequest.run("up")).error;
     expect(failure).not.toBe("");
     // Nothing changed: no write went through, the shop and the stack's resources are as before.
     expect(acme.sim.requests().filter((r) => r.method !== "GET" && r.status < 300)).toEqual([]);
     expect(acme.sim.subscriptions("acme")).toEqual(liveBefore);
-    expect(await recorded(deploy)).toEqual(stateBefore);
+    expect(await recorded(deploy.stack)).toEqual(stateBefore);
     // One message (the same for each refused create), naming the key to use instead.
     const messages = new Set(
       (failure.match(/error: Request failed[^\n]*/g) ?? []).map((m) =>

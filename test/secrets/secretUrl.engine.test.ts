@@ -6,8 +6,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { dist, engine, filesUnder, type Sandbox, subscriptionResources } from "../support/engine";
-import { scenario, simulator } from "../support/scenario";
+import { scenario } from "../support/scenario";
 
 const ORDERS = "order_status_change";
 
@@ -20,9 +21,12 @@ function plain(box: Sandbox, ...args: string[]): string {
   });
 }
 
+/** The simulator of this file, reset before each test (and its switches set back). */
+const simulator = useAcmeSimulator();
+
 describe("a secret URL", () => {
   it("changed from one secret to another, then adopted by a renamed resource and refreshed, is never stored in plain text", async () => {
-    const sim = await simulator();
+    const sim = simulator.sim;
     const first = "https://hooks.example.com/o?token=first-s3cret";
     const second = "https://hooks.example.com/o?token=second-s3cret";
     const run = await scenario(

@@ -1,8 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { api, auth, call, expectErrorShape, OTHER_KEY, startSim, subs, TWO_SHOPS } from "./helpers";
+import {
+  api,
+  auth,
+  call,
+  expectErrorShape,
+  OTHER_KEY,
+  startSim,
+  startSimWith,
+  subs,
+  TWO_SHOPS,
+} from "./helpers";
 
 const A = "https://example.com/a";
 const B = "https://example.com/b";
+/** Orders at A (id 1), labels at B (id 2). */
+const ORDERS_AND_LABELS: Array<[string, string]> = [
+  ["order_status_change", A],
+  ["shipment_label_created", B],
+];
+/** A simulator whose partialIds switch is 404 (a list with an unknown id fails whole), with orders at A as id 1. */
+const ordersUnderPartialIds404 = () =>
+  startSimWith([["order_status_change", A]], { switches: { partialIds: "404" } });
 
 describe("GET /", () => {
   it("answers 200 with title and status OK, without credentials", async () => {
@@ -42,16 +60,12 @@ describe("POST /webhook_subscriptions", () => {
   });
 
   it("stores the url exactly as posted (no normalisation)", async () => {
-    const sim = await startSim();
-    await api(sim, "POST", "/webhook_subscriptions", {
-      body: subs(["order_status_change", "https://example.com"]),
-    });
+    const sim = await startSimWith([["order_status_change", "https://example.com"]]);
     expect(sim.subscriptions("demo")[0]?.url).toBe("https://example.com");
   });
 
   it("never reuses ids after deletion", async () => {
-    const sim = await startSim();
-    await api(sim, "POST", "/webhook_subscriptions", { body: subs(["order_status_change", A]) });
+    const sim = await startSimWith([["order_status_change", A]]);
     expect((await api(sim, "DELETE", "/webhook_subscriptions/1")).status).toBe(204);
     const reply = await api(sim, "POST", "/webhook_subscriptions", {
       body: subs(["order_status_change", A]),
@@ -63,10 +77,10 @@ describe("POST /webhook_subscriptions", () => {
 
 describe("GET /webhook_subscriptions", () => {
   it("lists the shop's subscriptions sorted by id, with shop_id and account_id, on every list path", async () => {
-    const sim = await startSim();
-    await api(sim, "POST", "/webhook_subscriptions", {
-      body: subs(["shipment_label_created", B], ["order_status_change", A]),
-    });
+    const sim = await startSimWith([
+      ["shipment_label_created", B],
+      ["order_status_change", A],
+    ]);
     for (const path of [
       "/webhook_subscriptions",
       "/webhook_subscriptions/",
@@ -93,10 +107,7 @@ describe("GET /webhook_subscriptions", () => {
   });
 
   it("gets by ids in the requested order, leaving out unknown ids and dropping duplicates", async () => {
-    const sim = await startSim();
-    await api(sim, "POST", "/webhook_subscriptions", {
-      body: subs(["order_status_change", A], ["shipment_label_created", B]),
-    });
+    const sim = await startSimWith(ORDERS_AND_LABELS);
     const reply = await api(sim, "GET", "/webhook_subscriptions/2;77;1;2");
     expect(reply.status).toBe(200);
     const listed = (reply.json as { data: { webhook_subscriptions: Array<{ id: number }> } }).data
@@ -105,8 +116,7 @@ describe("GET /webhook_subscriptions", () => {
   });
 
   it("answers 404 for the whole list under partialIds 404 when some ids are unknown", async () => {
-    const sim = await startSim({ switches: { partialIds: "404" } });
-    await api(sim, "POST", "/webhook_subscriptions", { body: subs(["order_status_change", A]) });
+    const sim = await ordersUnderPartialIds404();
     const reply = await api(sim, "GET", "/webhook_subscriptions/1;77");
     expect(reply.status).toBe(404);
     const error = expectErrorShape(reply);
@@ -116,8 +126,7 @@ describe("GET /webhook_subscriptions", () => {
   });
 
   it("lists only id, hook and url under shopFields omitted", async () => {
-    const sim = await startSim({ switches: { shopFields: "omitted" } });
-    await api(sim, "POST", "/webhook_subscriptions", { body: subs(["order_status_change", A]) });
+    const sim = await startSimWith([["order_status_change", A]], { switches: { shopFields: "omitted" } });
     for (const path of ["/webhook_subscriptions", "/webhook_subscriptions/1"]) {
       const reply = await api(sim, "GET", path);
       expect(reply.json).toEqual({
@@ -158,10 +167,11 @@ describe("GET /webhook_subscriptions", () => {
 
 describe("DELETE /webhook_subscriptions/{ids}", () => {
   it("deletes several ids and answers 204 with an empty body", async () => {
-    const sim = await startSim();
-    await api(sim, "POST", "/webhook_subscriptions", {
-      body: subs(["order_status_change", A], ["shipment_label_created", B], ["shipment_status_change", A]),
-    });
+    const sim = await startSimWith([
+      ["order_status_change", A],
+      ["shipment_label_created", B],
+      ["shipment_status_change", A],
+    ]);
     const reply = await api(sim, "DELETE", "/webhook_subscriptions/1;3");
     expect(reply.status).toBe(204);
     expect(reply.text).toBe("");
@@ -170,10 +180,7 @@ describe("DELETE /webhook_subscriptions/{ids}", () => {
   });
 
   it("deletes the known ids of a list with unknown ones by default (partialIds subset)", async () => {
-    const sim = await startSim();
-    await api(sim, "POST", "/webhook_subscriptions", {
-      body: subs(["order_status_change", A], ["shipment_label_created", B]),
-    });
+    const sim = await startSimWith(ORDERS_AND_LABELS);
     const reply = await api(sim, "DELETE", "/webhook_subscriptions/1;42");
     expect(reply.status).toBe(204);
     expect(sim.subscriptions("demo").map((s) => s.id)).toEqual([2]);
@@ -187,8 +194,7 @@ describe("DELETE /webhook_subscriptions/{ids}", () => {
   });
 
   it("answers 404 naming the unknown id and deletes nothing under partialIds 404", async () => {
-    const sim = await startSim({ switches: { partialIds: "404" } });
-    await api(sim, "POST", "/webhook_subscriptions", { body: subs(["order_status_change", A]) });
+    const sim = await ordersUnderPartialIds404();
     const reply = await api(sim, "DELETE", "/webhook_subscriptions/1;42");
     expect(reply.status).toBe(404);
     const error = expectErrorShape(reply);
@@ -207,8 +213,7 @@ describe("DELETE /webhook_subscriptions/{ids}", () => {
 
 describe("shop isolation", () => {
   it("a shop never sees, gets or deletes another shop's subscriptions", async () => {
-    const sim = await startSim({ shops: TWO_SHOPS });
-    await api(sim, "POST", "/webhook_subscriptions", { body: subs(["order_status_change", A]) });
+    const sim = await startSimWith([["order_status_change", A]], { shops: TWO_SHOPS });
     const other = { headers: { authorization: auth(OTHER_KEY) } };
     const posted = await api(sim, "POST", "/webhook_subscriptions", {
       ...other,
@@ -248,8 +253,10 @@ describe("shop isolation", () => {
   ] as const)(
     "deleteCheckOrder %s, partialIds %s: a DELETE of another shop's id and an unknown id answers %i and deletes nothing",
     async (deleteCheckOrder, partialIds, status) => {
-      const sim = await startSim({ shops: TWO_SHOPS, switches: { deleteCheckOrder, partialIds } });
-      await api(sim, "POST", "/webhook_subscriptions", { body: subs(["order_status_change", A]) });
+      const sim = await startSimWith([["order_status_change", A]], {
+        shops: TWO_SHOPS,
+        switches: { deleteCheckOrder, partialIds },
+      });
       const other = { headers: { authorization: auth(OTHER_KEY) } };
       const reply = await api(sim, "DELETE", "/webhook_subscriptions/1;42", other);
       expect(reply.status).toBe(status);

@@ -8,13 +8,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../simulator/cli-args";
 import { overFixture } from "../../simulator/cli-fixture";
-import {
-  EXIT_ACCEPTED,
-  EXIT_INVALID_EVENT,
-  parseClientCommand,
-  runClientCommand,
-} from "../../simulator/cli-trigger";
-import { api, startSim, subs } from "./helpers";
+import { EXIT_ACCEPTED, EXIT_INVALID_EVENT, parseClientCommand } from "../../simulator/cli-trigger";
+import { api, runTrigger, startSim, subs } from "./helpers";
 import { useReceiver } from "./https-receiver";
 
 const receiver = useReceiver();
@@ -94,14 +89,11 @@ describe("trigger --fixture", () => {
     });
     expect(created.status).toBe(200);
     const good = fixtureFile("good.json", '{"kind":"order_status_change","set":{"status":"cancelled"}}');
-    const lines: string[] = [];
-    const print = (line: string): number => lines.push(line);
-    const command = parseClientCommand("trigger", ["--fixture", good, "--url", sim.baseUrl], {});
-    expect(await runClientCommand(command, print)).toBe(EXIT_ACCEPTED);
+    expect((await runTrigger(sim, ["--fixture", good])).status).toBe(EXIT_ACCEPTED);
     expect(JSON.parse(receiver.arrivals[0]?.text ?? "{}").data.hooks[0].status).toBe("cancelled");
     const bad = fixtureFile("refused.json", '{"kind":"order_status_change","set":{"status":"bogus"}}');
-    const refused = parseClientCommand("trigger", ["--fixture", bad, "--url", sim.baseUrl], {});
-    expect(await runClientCommand(refused, print)).toBe(EXIT_INVALID_EVENT);
-    expect(lines.at(-1)).toMatch(/^not sent: .*status/);
+    const refused = await runTrigger(sim, ["--fixture", bad]);
+    expect(refused.status).toBe(EXIT_INVALID_EVENT);
+    expect(refused.lines.at(-1)).toMatch(/^not sent: .*status/);
   });
 });

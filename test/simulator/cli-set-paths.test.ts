@@ -5,14 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { setAssignments } from "../../simulator/cli-set";
-import {
-  EXIT_ACCEPTED,
-  EXIT_INVALID_EVENT,
-  parseClientCommand,
-  runClientCommand,
-} from "../../simulator/cli-trigger";
+import { EXIT_ACCEPTED, EXIT_INVALID_EVENT, parseClientCommand } from "../../simulator/cli-trigger";
 import type { RunningSimulator } from "../../simulator/index";
-import { api, startSim, subs } from "./helpers";
+import { api, type CommandRun, runTrigger, startSim, subs } from "./helpers";
 import { useReceiver } from "./https-receiver";
 
 const receiver = useReceiver();
@@ -25,16 +20,9 @@ async function subscribed(): Promise<RunningSimulator> {
   return sim;
 }
 
-async function trigger(sim: RunningSimulator, args: string[]): Promise<{ status: number; lines: string[] }> {
-  const lines: string[] = [];
-  const command = parseClientCommand(
-    "trigger",
-    ["shipment_status_change", ...args, "--url", sim.baseUrl],
-    {},
-  );
-  const status = await runClientCommand(command, (line) => lines.push(line));
-  return { status, lines };
-}
+/** `trigger shipment_status_change <args>` against `sim`. */
+const trigger = (sim: RunningSimulator, args: string[]): Promise<CommandRun> =>
+  runTrigger(sim, ["shipment_status_change", ...args]);
 
 describe("trigger --set with a path", () => {
   it("sets nested values in the delivered event, creating the objects on the way", async () => {

@@ -5,6 +5,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
+import { parseClientCommand, runClientCommand } from "../../simulator/cli-trigger";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../simulator/index";
 
 /** The demo shop's read-write key (DEFAULT_SHOPS). */
@@ -30,6 +31,19 @@ const running: RunningSimulator[] = [];
 export async function startSim(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const sim = await startSimulator(options);
   running.push(sim);
+  return sim;
+}
+
+/**
+ * A simulator (closed after the current test) whose demo shop is subscribed to `pairs` (`[hook, url]`, given
+ * ids from 1 in order) by a POST of the read-write key.
+ */
+export async function startSimWith(
+  pairs: Array<[string, string]>,
+  options: SimulatorOptions = {},
+): Promise<RunningSimulator> {
+  const sim = await startSim(options);
+  await api(sim, "POST", "/webhook_subscriptions", { body: subs(...pairs) });
   return sim;
 }
 
@@ -207,4 +221,18 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/** How a CLI command run in this process ended: its exit status and the lines it printed. */
+export interface CommandRun {
+  readonly status: number;
+  readonly lines: string[];
+}
+
+/** `shipping-api-sim trigger <args> --url <sim's URL>`, run in this process as the CLI runs it. */
+export async function runTrigger(sim: RunningSimulator, args: readonly string[]): Promise<CommandRun> {
+  const lines: string[] = [];
+  const command = parseClientCommand("trigger", [...args, "--url", sim.baseUrl], {});
+  const status = await runClientCommand(command, (line) => lines.push(line));
+  return { status, lines };
 }

@@ -65,37 +65,43 @@ async function settled<T>(pending: Promise<T>, timeoutMs: number, what: string):
   return (await until(() => outcome, timeoutMs, what)).value;
 }
 
+/**
+ * Holds an event on a subscribed simulator, runs `meanwhile` on it, and returns the simulator and how the held
+ * emit ended (polled, no sleep).
+ */
+async function holdThen(meanwhile: (sim: RunningSimulator) => Promise<void>) {
+  const sim = await subscribed();
+  const held = sim.emit({ kind: "shipment_status_change", shipmentId: 1, delayMs: HOLD_MS });
+  await meanwhile(sim);
+  return { sim, outcome: await settled(held, ARRIVAL_DEADLINE_MS, "the held emit") };
+}
+
 describe("a held event and reset or close", () => {
   it("POST /__sim/reset while an event is held: nothing is delivered, nothing logged, NotDelivered", async () => {
-    const sim = await subscribed();
-    const held = sim.emit({ kind: "shipment_status_change", shipmentId: 1, delayMs: HOLD_MS });
-    const reset = await call(sim.baseUrl, "POST", "/__sim/reset");
-    expect(reset.status).toBe(204);
-    expect(sim.subscriptions("demo")).toEqual([]);
-    const outcome = await settled(held, ARRIVAL_DEADLINE_MS, "the held emit");
+    const { sim, outcome } = await holdThen(async (sim) => {
+      const reset = await call(sim.baseUrl, "POST", "/__sim/reset");
+      expect(reset.status).toBe(204);
+      expect(sim.subscriptions("demo")).toEqual([]);
+    });
     expect(outcome).toEqual({ delivered: false, reason: "reset while held" });
     expect(receiver.arrivals).toEqual([]);
     expect(sim.deliveries()).toEqual([]);
   });
 
   it("an event held across a reset and a new subscription is still not delivered", async () => {
-    const sim = await subscribed();
-    const held = sim.emit({ kind: "shipment_status_change", shipmentId: 1, delayMs: HOLD_MS });
-    await sim.reset();
-    await api(sim, "POST", "/webhook_subscriptions", {
-      body: subs(["shipment_status_change", `${receiver.url}/s`]),
+    const { sim, outcome } = await holdThen(async (sim) => {
+      await sim.reset();
+      await api(sim, "POST", "/webhook_subscriptions", {
+        body: subs(["shipment_status_change", `${receiver.url}/s`]),
+      });
     });
-    const outcome = await settled(held, ARRIVAL_DEADLINE_MS, "the held emit");
     expect(outcome).toEqual({ delivered: false, reason: "reset while held" });
     expect(receiver.arrivals).toEqual([]);
     expect(sim.deliveries()).toEqual([]);
   });
 
   it("close() while an event is held: NotDelivered, no delivery id that was never sent", async () => {
-    const sim = await subscribed();
-    const held = sim.emit({ kind: "shipment_status_change", shipmentId: 1, delayMs: HOLD_MS });
-    await sim.close();
-    const outcome = await settled(held, ARRIVAL_DEADLINE_MS, "the held emit");
+    const { outcome } = await holdThen((sim) => sim.close());
     expect(outcome).toEqual({ delivered: false, reason: "simulator closed while held" });
     expect(receiver.arrivals).toEqual([]);
   });
@@ -113,22 +119,17 @@ describe("out-of-order delivery of a batch", () => {
     const ids = [20, 21, 22, 23, 24];
     const expected = deliveryOrder(ids.length, "shuffled", 7).map((i) => ids[i]);
     expect(expected).not.toEqual(ids);
-    await sim.emit({
+    const batch: SimEvent = {
       kind: "shipment_status_change",
       shipmentId: 20,
       count: 5,
       order: "shuffled",
       orderSeed: 7,
-    });
+    };
+    await sim.emit(batch);
     expect(arrivedIds()).toEqual(expected);
     receiver.arrivals.length = 0;
-    await sim.emit({
-      kind: "shipment_status_change",
-      shipmentId: 20,
-      count: 5,
-      order: "shuffled",
-      orderSeed: 7,
-    });
+    await sim.emit(batch);
     expect(arrivedIds()).toEqual(expected);
   });
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KeyRing } from "../../simulator/auth";
 import type { RunningSimulator } from "../../simulator/index";
 import { RequestLog } from "../../simulator/request-log";
-import { api, call, eventually, expectErrorShape, startSim, subs } from "./helpers";
+import { api, call, eventually, expectErrorShape, type Reply, startSim, subs } from "./helpers";
 import { startReceiver, type TestReceiver } from "./https-receiver";
 
 const MIB = 1024 * 1024;
@@ -103,6 +103,18 @@ function stalledReader(sim: RunningSimulator, path: string): Socket {
   return socket;
 }
 
+/** GET /__sim/deliveries, asked again until it is answered `status` (within 10 s): that answer. */
+function deliveriesAnswered(sim: RunningSimulator, status: number, what: string): Promise<Reply> {
+  return eventually(
+    async () => {
+      const reply = await call(sim.baseUrl, "GET", "/__sim/deliveries");
+      return reply.status === status ? reply : undefined;
+    },
+    10_000,
+    what,
+  );
+}
+
 describe("defect 4: stalled readers of a listing", () => {
   it("hold no copy of the log: entries dropped since a listing began are freed", () => {
     const budget = 8 * MIB;
@@ -137,24 +149,10 @@ describe("defect 4: stalled readers of a listing", () => {
     }
     const stalled = Array.from({ length: 8 }, () => stalledReader(sim, "/__sim/requests"));
     try {
-      const refused = await eventually(
-        async () => {
-          const reply = await call(sim.baseUrl, "GET", "/__sim/deliveries");
-          return reply.status === 429 ? reply : undefined;
-        },
-        10_000,
-        "a listing refused with 429",
-      );
+      const refused = await deliveriesAnswered(sim, 429, "a listing refused with 429");
       expect(expectErrorShape(refused).message).toMatch(/listings/);
       expect(refused.headers["retry-after"]).toBe("1");
-      const again = await eventually(
-        async () => {
-          const reply = await call(sim.baseUrl, "GET", "/__sim/deliveries");
-          return reply.status === 200 ? reply : undefined;
-        },
-        10_000,
-        "the stalled listings cut and a listing served again",
-      );
+      const again = await deliveriesAnswered(sim, 200, "the stalled listings cut and a listing served again");
       expect(again.json).toEqual([]);
     } finally {
       for (const socket of stalled) socket.destroy();

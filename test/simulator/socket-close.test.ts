@@ -71,25 +71,24 @@ async function expectClosedBySimulator(client: HeldClient, before: number): Prom
   client.socket.destroy();
 }
 
+/** Sends `sent` on a connection the client holds open: the simulator answers `status`, then closes it. */
+async function expectAnsweredThenClosed(sim: RunningSimulator, sent: string, status: number): Promise<void> {
+  const before = tcpHandles();
+  const client = await holdOpen(sim, sent);
+  await until(() => (client.received() !== "" ? true : undefined), CLOSE_DEADLINE_MS, `the ${status}`);
+  expect(client.received()).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+  await expectClosedBySimulator(client, before);
+}
+
 const host = (sim: RunningSimulator): string => new URL(sim.baseUrl).host;
 
 describe("the simulator closes connections it has answered for the last time", () => {
   it("after a 408 to a client that sent nothing", async () => {
-    const sim = await startSim({ headersTimeoutMs: 300 });
-    const before = tcpHandles();
-    const client = await holdOpen(sim, "");
-    await until(() => (client.received() !== "" ? true : undefined), CLOSE_DEADLINE_MS, "the 408");
-    expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
-    await expectClosedBySimulator(client, before);
+    await expectAnsweredThenClosed(await startSim({ headersTimeoutMs: 300 }), "", 408);
   });
 
   it("after a 400 for a request line it cannot parse", async () => {
-    const sim = await startSim();
-    const before = tcpHandles();
-    const client = await holdOpen(sim, "GARBAGE\r\n\r\n");
-    await until(() => (client.received() !== "" ? true : undefined), CLOSE_DEADLINE_MS, "the 400");
-    expect(client.received()).toMatch(/^HTTP\/1\.1 400 /);
-    await expectClosedBySimulator(client, before);
+    await expectAnsweredThenClosed(await startSim(), "GARBAGE\r\n\r\n", 400);
   });
 
   it("after answering a GET whose declared 1,000,000-byte body trickles in (and says Connection: close)", async () => {

@@ -4,12 +4,11 @@
  * backend's lock (an object per update under `.pulumi/locks/`) is what keeps them apart.
  */
 import { execFileSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import type { Declaration } from "../support/engine";
 import { invariantViolations } from "../support/invariants";
-import { TEST_SHOPS } from "../support/shops";
-import { type S3Server, startS3Server } from "../support/versitygw";
+import { useS3Server } from "../support/versitygw";
 import { descendantsOf, sharedGitopsStack } from "./runners";
 
 /** What examples/gitops/Pulumi.production.yaml declares. */
@@ -40,14 +39,10 @@ const MID_UP_DEADLINE_MS = 120_000;
 const LOCKED =
   /the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`\./;
 
-let sim: RunningSimulator;
-let s3: S3Server;
-beforeAll(async () => {
-  [sim, s3] = await Promise.all([startSimulator({ shops: TEST_SHOPS }), startS3Server()]);
-});
-afterAll(async () => {
-  await Promise.all([sim?.close(), s3?.close()]);
-});
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
+/** The S3 server whose bucket holds the stacks' state. */
+const s3 = useS3Server();
 
 /** Whether process `pid` still runs (a zombie, dead but not reaped, counts as gone). */
 function isAlive(pid: number): boolean {
@@ -58,11 +53,11 @@ function isAlive(pid: number): boolean {
   }
 }
 
-const writes = () => sim.requests().filter((r) => r.method === "POST" || r.method === "DELETE");
+const writes = () => acme.sim.requests().filter((r) => r.method === "POST" || r.method === "DELETE");
 /** Successful POSTs per hook: each subscription written once means nothing was created twice. */
 function postsPerHook(): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const r of sim.requests()) {
+  for (const r of acme.sim.requests()) {
     if (r.method !== "POST" || r.status !== 200) continue;
     const items = (r.body as { data?: { webhook_subscriptions?: Array<{ hook: string }> } }).data
       ?.webhook_subscriptions;
@@ -76,12 +71,12 @@ describe("two runners, one stack in the bucket", () => {
   it(`\`up\` at the same moment (${RACE_ROUNDS} round(s)): one runs, the other fails with the lock message, nothing twice; the next run is clean`, async () => {
     const tally = { "one ran": 0, "neither ran (tie)": 0 };
     for (let round = 0; round < RACE_ROUNDS; round++) {
-      sim.reset();
-      const shared = await sharedGitopsStack(sim, s3, `race-${round}`);
+      acme.sim.reset();
+      const shared = await sharedGitopsStack(acme.sim, s3.server, `race-${round}`);
       const [a, b] = [shared.runner("a"), shared.runner("b")];
-      sim.addFault({ kind: "latency", ms: HOLD_MS, method: "POST" });
+      acme.sim.addFault({ kind: "latency", ms: HOLD_MS, method: "POST" });
       const outcomes = await Promise.all([a.start("up").done, b.start("up").done]);
-      sim.clearFaults();
+      acme.sim.clearFaults();
       const everything = outcomes.map((o) => o.output).join("\n-----\n");
 
       // Never both; whoever did not run was refused by the lock, before any API call.
@@ -96,14 +91,14 @@ describe("two runners, one stack in the bucket", () => {
         // The S3 lock is write-then-check: two runners whose checks interleave both see the other's lock
         // and both back off. Nothing ran, so the next run deploys.
         tally["neither ran (tie)"]++;
-        expect(sim.requests()).toEqual([]);
+        expect(acme.sim.requests()).toEqual([]);
         expect((await b.run("up")).changes).toEqual({ create: RESOURCES });
       }
       expect(postsPerHook()).toEqual(ONCE_EACH);
-      expect(invariantViolations(DECLARED, await shared.state(), sim.subscriptions("acme"))).toEqual([]);
+      expect(invariantViolations(DECLARED, await shared.state(), acme.sim.subscriptions("acme"))).toEqual([]);
 
       // The next run, from the other checkout: nothing to do, nothing written.
-      sim.clearRequests();
+      acme.sim.clearRequests();
       const next = await a.run("up");
       expect(next.ok, next.output).toBe(true);
       expect(next.changes).toEqual({ same: RESOURCES });
@@ -119,14 +114,14 @@ describe("two runners, one stack in the bucket", () => {
   });
 
   it("the first runner killed -9 mid-`up`: the second sees the lock; `pulumi cancel` and refresh recover it", async () => {
-    sim.reset();
-    const shared = await sharedGitopsStack(sim, s3, "killed");
+    acme.sim.reset();
+    const shared = await sharedGitopsStack(acme.sim, s3.server, "killed");
     const [a, b] = [shared.runner("a"), shared.runner("b")];
     // One create hangs (the API never answers it), so runner A is caught in the middle of its update.
-    sim.addFault({ kind: "stall", ms: MID_UP_DEADLINE_MS, method: "POST", count: 1 });
+    acme.sim.addFault({ kind: "stall", ms: MID_UP_DEADLINE_MS, method: "POST", count: 1 });
     const first = a.start("up");
     const deadline = Date.now() + MID_UP_DEADLINE_MS;
-    const posts = () => sim.requests().filter((r) => r.method === "POST");
+    const posts = () => acme.sim.requests().filter((r) => r.method === "POST");
     // Mid-up: a create is in flight (the provider writes one shop's hooks one at a time, so the others wait).
     while (!posts().some((r) => r.status === 0)) {
       if (Date.now() > deadline)
@@ -142,7 +137,7 @@ describe("two runners, one stack in the bucket", () => {
     const gone = Date.now() + MID_UP_DEADLINE_MS;
     while (alive().length > 0 && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(alive()).toEqual([]);
-    sim.clearFaults();
+    acme.sim.clearFaults();
     expect(await shared.locks()).toHaveLength(1); // the dead runner's lock stays in the bucket
     // The hanging create at least is recorded as pending: the engine saves that before it calls the provider.
     const pending = (await shared.state()).deployment as { pending_operations?: Array<{ type: string }> };
@@ -150,14 +145,14 @@ describe("two runners, one stack in the bucket", () => {
     expect(new Set(pending.pending_operations?.map((op) => op.type))).toEqual(new Set(["creating"]));
 
     // What runner B sees: the lock, who holds it, and what to do; it touches nothing.
-    const requestsBefore = sim.requests().length;
+    const requestsBefore = acme.sim.requests().length;
     const blocked = await b.run("up");
     expect(blocked.ok).toBe(false);
     expect(blocked.output).toMatch(LOCKED);
     expect(blocked.output).toMatch(
       /s3:\/\/pulumi-state\/killed\/\.pulumi\/locks\/organization\/webhooks\/production\/[0-9a-f-]+\.json\S*: created by \S+ \(pid \d+\) at /,
     );
-    expect(sim.requests().slice(requestsBefore)).toEqual([]);
+    expect(acme.sim.requests().slice(requestsBefore)).toEqual([]);
 
     // The documented recovery: `pulumi cancel` removes the lock; `pulumi refresh --clear-pending-creates`
     // reads what the dead run recorded and forgets its unfinished creates (the next create of the same hook
@@ -169,7 +164,7 @@ describe("two runners, one stack in the bucket", () => {
     const up = await b.run("up");
     expect(up.ok, up.output).toBe(true);
     expect(postsPerHook()).toEqual(ONCE_EACH); // the two written before the kill are not written again
-    expect(invariantViolations(DECLARED, await shared.state(), sim.subscriptions("acme"))).toEqual([]);
+    expect(invariantViolations(DECLARED, await shared.state(), acme.sim.subscriptions("acme"))).toEqual([]);
 
     expect(await shared.locks()).toEqual([]);
     // (That a run after a clean state changes nothing is shown by the race above.)

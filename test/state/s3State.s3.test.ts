@@ -5,8 +5,8 @@
  * PULUMI_BACKEND_URL as its workflow sets it, in test/state/runners.s3.test.ts.
  */
 import type { ConfigMap, PulumiFn, Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import {
   type Declaration,
   declarationsProgram,
@@ -16,50 +16,46 @@ import {
   sandbox,
   subscriptionResources,
 } from "../support/engine";
-import { ACME_KEY, acmeStackConfig, leaksOf, TEST_SHOPS } from "../support/shops";
-import { type S3Server, startS3Server } from "../support/versitygw";
+import { ACME_KEY, acmeStackConfig, leaksOf } from "../support/shops";
+import { useS3Server } from "../support/versitygw";
 
 const ORDERS = "order_status_change";
 const LABELS = "shipment_label_created";
 
-let sim: RunningSimulator;
-let s3: S3Server;
-beforeAll(async () => {
-  [sim, s3] = await Promise.all([startSimulator({ shops: TEST_SHOPS }), startS3Server()]);
-});
-afterAll(async () => {
-  await Promise.all([sim?.close(), s3?.close()]);
-});
+/** The simulator of this file, reset before each test. */
+const acme = useAcmeSimulator();
+/** The S3 server whose bucket holds the stacks' state. */
+const s3 = useS3Server();
 
 /** A stack of `program` whose state lives under `prefix` in the bucket. */
 function s3Stack(box: Sandbox, prefix: string, program: PulumiFn, config: ConfigMap): Promise<Stack> {
   return dist.stacks.openStack({
     workDir: box.workDir,
-    backendUrl: s3.backendUrl(prefix),
+    backendUrl: s3.server.backendUrl(prefix),
     projectName: "e2e",
     stackName: "test",
     program,
     config,
-    env: { PULUMI_HOME: box.pulumiHome, ...s3.awsEnv() },
+    env: { PULUMI_HOME: box.pulumiHome, ...s3.server.awsEnv() },
   });
 }
 
 /** Every object under `prefix`, key -> content. */
 async function objectsUnder(prefix: string): Promise<Map<string, string>> {
-  const all = await s3.client.readAll(s3.bucket);
+  const all = await s3.server.client.readAll(s3.server.bucket);
   return new Map(all.filter((o) => o.key.startsWith(`${prefix}/`)).map((o) => [o.key, o.text]));
 }
 
 /** The shop's subscriptions as hook and URL, by hook. */
 const live = () =>
-  sim
+  acme.sim
     .subscriptions("acme")
     .map(({ hook, url }) => ({ hook, url }))
     .sort((x, y) => x.hook.localeCompare(y.hook));
 
 describe("state in an S3 bucket (versitygw)", () => {
   it("up, a settled preview, refresh, a URL change and destroy; previews write nothing; no lock is left", async () => {
-    sim.reset();
+    acme.sim.reset();
     const box = sandbox("s3-lifecycle");
     let declared: Declaration[] = [
       { name: "orders", hook: ORDERS, url: "https://hooks.example.com/o" },
@@ -69,7 +65,7 @@ describe("state in an S3 bucket (versitygw)", () => {
       box,
       "lifecycle",
       declarationsProgram(() => declared),
-      acmeStackConfig(sim.baseUrl),
+      acmeStackConfig(acme.sim.baseUrl),
     );
 
     const up = await engine(stack.up(), "up");
@@ -88,20 +84,20 @@ describe("state in an S3 bucket (versitygw)", () => {
       .map((r) => r.outputs.subscriptionId)
       .sort();
     expect(ids).toEqual(
-      sim
+      acme.sim
         .subscriptions("acme")
         .map((s) => s.id)
         .sort(),
     );
 
     // Settled: nothing to do, with and without refresh; a preview writes no object (read access suffices).
-    sim.clearRequests();
+    acme.sim.clearRequests();
     const preview = await engine(stack.preview(), "preview");
     expect(preview.changeSummary).toEqual({ same: 3 });
     const refreshed = await engine(stack.preview({ refresh: true }), "preview --refresh");
     expect(refreshed.changeSummary).toEqual({ same: 3 });
     expect(await objectsUnder("lifecycle")).toEqual(afterUp);
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
 
     const refresh = await engine(stack.refresh(), "refresh");
     expect(refresh.summary.resourceChanges).toEqual({ same: 3 });

@@ -1,7 +1,9 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { REPO_ROOT } from "./engine";
 import { runOk } from "./process";
 import { INSTALL_ATTEMPTS, REGISTRY_IDLE_TIMEOUT_MS, retryOnRegistryStall } from "./registryStall";
@@ -69,6 +71,46 @@ export interface ConsumerProject {
 /** A temporary folder under the OS temp dir, far from the repository. */
 export function temporaryRoot(): string {
   return mkdtempSync(join(tmpdir(), "pulumi-shipping-webhooks-package-"));
+}
+
+/** The repository packed into a temporary root for a test file (read its fields inside tests). */
+export interface PackedRepository {
+  /** The temporary root the tarball is in (consumers are installed below it too); removed after the file. */
+  readonly root: string;
+  readonly packed: PackedPackage;
+}
+
+/** How long a packing test file's setup and cleanup may take. */
+export interface PackedRepositoryTimeouts {
+  /** Packing, in `beforeAll`. */
+  readonly packMs: number;
+  /** Removing the root, in `afterAll` (consumers' node_modules take long to remove on a loaded disk). */
+  readonly cleanupMs: number;
+}
+
+/** Packs the repository into a fresh {@link temporaryRoot} before the calling file's tests; removes it after. */
+export function usePackedRepository(timeouts: PackedRepositoryTimeouts): PackedRepository {
+  let root: string | undefined;
+  let packed: PackedPackage | undefined;
+  beforeAll(async () => {
+    root = temporaryRoot();
+    packed = await packRepository(root);
+  }, timeouts.packMs);
+  afterAll(async () => {
+    if (root !== undefined) await rm(root, { recursive: true, force: true });
+  }, timeouts.cleanupMs);
+  const set = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the packed repository is read before beforeAll packed it");
+    return value;
+  };
+  return {
+    get root() {
+      return set(root);
+    },
+    get packed() {
+      return set(packed);
+    },
+  };
 }
 
 /** How a consumer is installed. */
@@ -230,6 +272,23 @@ export interface OperationResult {
 export interface DriveReport {
   readonly subscriptionId?: number;
   readonly results: readonly OperationResult[];
+}
+
+/**
+ * The changes of a consumer's up, refresh and destroy of one hook, as {@link changesOf} lists them: the stack
+ * and its subscription created, read unchanged, deleted.
+ */
+export const UP_REFRESH_DESTROY = [
+  ["up", { create: 2 }],
+  ["refresh", { same: 2 }],
+  ["destroy", { delete: 2 }],
+] as const;
+
+/** Each operation of `report` and its changes, as `[operation, changes]`, in the order they ran. */
+export function changesOf(
+  report: DriveReport,
+): Array<[OperationResult["operation"], Record<string, number>]> {
+  return report.results.map((r) => [r.operation, r.changes]);
 }
 
 /** A run of a consumer's deploy script. */

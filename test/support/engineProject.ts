@@ -50,13 +50,22 @@ export function fastConfig(sim: RunningSimulator): ConfigMap {
   };
 }
 
-/** Opens a project in a fresh sandbox (or in `box`, to share a backend) with `config`. */
-export async function openProject(name: string, config: ConfigMap, box = sandbox(name)): Promise<Project> {
+/**
+ * Opens a project in a fresh sandbox (or in `box`, to share a backend) with `config`; `env`: more environment
+ * of the CLI it runs (e.g. `SHIPPING_API_KEY`, as a CI job sets it).
+ */
+export async function openProject(
+  name: string,
+  config: ConfigMap,
+  box = sandbox(name),
+  env: Record<string, string> = {},
+): Promise<Project> {
   let declared: readonly Declaration[] = [];
   const stack = await stackIn(
     box,
     declarationsProgram(() => declared),
     config,
+    env,
   );
   return {
     box,

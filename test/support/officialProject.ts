@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll } from "vitest";
+import type { StateResource } from "../../scripts/lib/stateResource";
 import { consumerEnv } from "./consumer";
 import { dist } from "./engine";
 import { installedPackages, type ModuleKind } from "./install";
@@ -164,11 +165,5 @@ export class OfficialProject {
   }
 }
 
-/** A resource of a stack export. */
-export interface StateResource {
-  readonly urn: string;
-  readonly type: string;
-  readonly id?: string;
-  readonly inputs?: Record<string, unknown>;
-  readonly outputs?: Record<string, unknown>;
-}
+/** A resource of a stack export (the shape the scripts read from checkpoints too). */
+export type { StateResource };

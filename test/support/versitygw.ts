@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { freePort } from "./freePort";
 import { S3Client, type S3Endpoint } from "./s3Client";
 
@@ -158,4 +159,24 @@ export async function startS3Server(bucket = "pulumi-state"): Promise<S3Server> 
   }
   rmSync(dataDir, { recursive: true, force: true });
   throw new Error(`versitygw could not be started in ${PORT_ATTEMPTS} attempts`, { cause: lastError });
+}
+
+/** The S3 server of a test file (read `server` inside tests: it is set in `beforeAll`). */
+export interface S3ServerFixture {
+  readonly server: S3Server;
+}
+
+/** Starts an S3 server ({@link startS3Server}) for the calling test file, closed after it. */
+export function useS3Server(): S3ServerFixture {
+  let server: S3Server | undefined;
+  beforeAll(async () => {
+    server = await startS3Server();
+  });
+  afterAll(() => server?.close());
+  return {
+    get server() {
+      if (server === undefined) throw new Error("the S3 server is read before beforeAll started it");
+      return server;
+    },
+  };
 }
