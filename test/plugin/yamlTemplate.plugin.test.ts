@@ -8,27 +8,26 @@
 import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { useAcmeSimulator } from "../support/acmeSimulator";
 import { REPO_ROOT } from "../support/engine";
 import { installedPackages } from "../support/install";
 import { OfficialProject } from "../support/officialProject";
+import { PLUGIN_TYPE, usePluginSimulator } from "../support/pluginProject";
 import { blockAfterHeading, pulumiCommands } from "../support/readme";
 import { ACME_KEY, leaksOf } from "../support/shops";
-import { liveHooks, PLUGIN_TYPE, writesTo } from "./pluginProject";
 
 const TEMPLATE = join(REPO_ROOT, "templates", "shipping-webhooks-yaml");
 /** The GitOps workflows, as paths below a repository's root. */
 const WORKFLOWS = ["webhooks.yml", "drift.yml"].map((file) => join(".github", "workflows", file));
 
-/** The simulator of this file, reset before each test. */
-const acme = useAcmeSimulator();
+/** The simulator of this file (reset before each test) and the plugin projects on it. */
+const plugin = usePluginSimulator();
 
 describe("pulumi new with the YAML template", () => {
   it("runs as its README says: the plugin is asked for until npm install, then preview, up, destroy", async () => {
     const lines = pulumiCommands(
       blockAfterHeading("## Run it", "templates/shipping-webhooks-yaml/README.md"),
       {
-        "https://<api host>": acme.sim.baseUrl,
+        "https://<api host>": plugin.sim.baseUrl,
         "<key>": ACME_KEY,
       },
     ).map((args) => (args[0] === "up" || args[0] === "destroy" ? [...args, "--yes"] : args));
@@ -60,16 +59,16 @@ describe("pulumi new with the YAML template", () => {
     // What `npm install` leaves: the package installed, its plugin command in node_modules/.bin.
     symlinkSync(join(await installedPackages("commonjs"), "node_modules"), join(project.dir, "node_modules"));
     await project.ok(preview);
-    expect(writesTo(acme.sim)).toEqual([]);
+    expect(plugin.writes()).toEqual([]);
     const deployed = await project.ok(up);
-    expect(liveHooks(acme.sim)).toEqual(["order_status_change=https://hooks.example.com/orders"]);
+    expect(plugin.liveHooks()).toEqual(["order_status_change=https://hooks.example.com/orders"]);
     const state = (await project.resources()).filter((r) => r.type === PLUGIN_TYPE);
-    expect(state.map((r) => r.id)).toEqual(acme.sim.subscriptions("acme").map((s) => String(s.id)));
+    expect(state.map((r) => r.id)).toEqual(plugin.sim.subscriptions("acme").map((s) => String(s.id)));
     expect(deployed.stdout).toMatch(/orderHookId\s*:\s*\d+/);
     expect(leaksOf(ACME_KEY, readFileSync(join(project.dir, "Pulumi.dev.yaml"), "utf8"))).toEqual([]);
 
     await project.ok(destroy);
-    expect(liveHooks(acme.sim)).toEqual([]);
+    expect(plugin.liveHooks()).toEqual([]);
     expect(await project.resources()).toEqual([]);
   });
 });

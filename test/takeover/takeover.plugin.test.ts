@@ -9,24 +9,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { ShippingClient } from "../../provider";
-import {
-  liveHooks,
-  PLUGIN_TYPE,
-  pluginProgram,
-  pluginProject,
-  pluginResource,
-  writesTo,
-} from "../plugin/pluginProject";
-import { useAcmeSimulator } from "../support/acmeSimulator";
 import type { OfficialProject } from "../support/officialProject";
+import { PLUGIN_TYPE, pluginProgram, pluginResource, usePluginSimulator } from "../support/pluginProject";
 import { LABELS } from "../support/services";
 import { ACME_KEY, leaksOf } from "../support/shops";
 
 const OURS = "https://hooks.example.com/labels";
 const PARTNER_URL = "https://partner.example.net/labels-callback";
 
-/** The simulator of this file, reset before each test. */
-const acme = useAcmeSimulator();
+/** The simulator of this file (reset before each test) and the plugin projects on it. */
+const plugin = usePluginSimulator();
 
 /** A program of one labels resource, `name`, at `url`, with `extra` arguments (source text). */
 function labels(name: string, url = OURS, extra = ""): string {
@@ -42,12 +34,12 @@ async function recorded(project: OfficialProject): Promise<string[]> {
 
 describe("under the provider plugin: a partner's subscription", () => {
   it("is refused by preview and up, naming the hook and the id, not the URL; takeOver: true overwrites it", async () => {
-    const client = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey: ACME_KEY });
+    const client = new ShippingClient({ baseUrl: plugin.sim.baseUrl, apiKey: ACME_KEY });
     await client.create([{ hook: LABELS, url: PARTNER_URL }]);
     await client.close();
-    const [partner] = acme.sim.subscriptions("acme");
-    acme.sim.clearRequests();
-    const project = await pluginProject("plugin-takeover", acme.sim, labels("labels"));
+    const [partner] = plugin.sim.subscriptions("acme");
+    plugin.sim.clearRequests();
+    const project = await plugin.project("plugin-takeover", labels("labels"));
 
     for (const args of [["preview"], ["up", "--yes"]]) {
       const run = await project.pulumi(args);
@@ -56,52 +48,54 @@ describe("under the provider plugin: a partner's subscription", () => {
       expect(run.stdout).toContain(LABELS);
       expect(leaksOf(PARTNER_URL, run.stdout + run.stderr)).toEqual([]);
     }
-    expect(writesTo(acme.sim)).toEqual([]);
-    expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${PARTNER_URL}`]);
+    expect(plugin.writes()).toEqual([]);
+    expect(plugin.liveHooks()).toEqual([`${LABELS}=${PARTNER_URL}`]);
 
     project.write({ "index.ts": labels("labels", OURS, ", takeOver: true") });
     await project.ok(["up", "--yes"]);
-    expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${OURS}`]);
+    expect(plugin.liveHooks()).toEqual([`${LABELS}=${OURS}`]);
     const [resource] = (await project.resources()).filter((r) => r.type === PLUGIN_TYPE);
-    expect(resource?.outputs.takenOver).toBe(partner?.id);
+    expect(resource?.outputs?.takenOver).toBe(partner?.id);
   });
 });
 
 describe("under the provider plugin: up --continue-on-error, a rename without an alias", () => {
   it.each([
     ["its URL changed, takeOver, its POST answered 500", `${OURS}-v2`, { method: "POST" }],
-    // Under the plugin a new resource's check lists the shop twice (the takeover rule, then one hook per shop
-    // across the deployment's processes), each failure passed on to the create; the third listing is the
-    // create's own, with which it would adopt the live subscription.
-    ["its URL kept, the shop's listings through its create answered 500", OURS, { method: "GET", listing: true }],
+    // Under the plugin a new resource's check lists the shop twice (one hook per shop across the deployment's
+    // processes, then the takeover rule), each failure left to the create; the third listing is the create's
+    // own, with which it would adopt the live subscription.
+    [
+      "its URL kept, the shop's listings through its create answered 500",
+      OURS,
+      { method: "GET", listing: true },
+    ],
   ] as const)(
     "%s: the old one's delete keeps the hook subscribed; the next up finishes the rename",
     async (_name, url, failing) => {
-      const project = await pluginProject("plugin-continue", acme.sim, labels("labels"));
+      const project = await plugin.project("plugin-continue", labels("labels"));
       await project.ok(["up", "--yes"]);
-      const [before] = acme.sim.subscriptions("acme");
+      const [before] = plugin.sim.subscriptions("acme");
 
       project.write({ "index.ts": labels("labels-renamed", url, url === OURS ? "" : ", takeOver: true") });
-      acme.sim.addFault({
+      plugin.sim.addFault({
         kind: "status",
         status: 500,
         method: failing.method,
-        ...(failing.method === "GET"
-          ? { request: "listing" as const, count: 3 }
-          : { count: 20 }),
+        ...(failing.method === "GET" ? { request: "listing" as const, count: 3 } : { count: 20 }),
       });
       const up = await project.pulumi(["up", "--yes", "--skip-preview", "--continue-on-error"]);
-      acme.sim.clearFaults();
+      plugin.sim.clearFaults();
       expect(up.stdout).toMatch(/labels-renamed \*\*creating failed\*\*/);
       expect(up.stdout).toMatch(
         /not deleting subscription \d+ \(shipment_label_created\) of the default shop/,
       );
-      expect(acme.sim.subscriptions("acme")).toEqual([before]);
+      expect(plugin.sim.subscriptions("acme")).toEqual([before]);
       expect(await recorded(project)).toEqual([`labels=${before?.id}`]);
 
       await project.ok(["up", "--yes", "--skip-preview"]);
-      expect(liveHooks(acme.sim)).toEqual([`${LABELS}=${url}`]);
-      const [renamed] = acme.sim.subscriptions("acme");
+      expect(plugin.liveHooks()).toEqual([`${LABELS}=${url}`]);
+      const [renamed] = plugin.sim.subscriptions("acme");
       expect(await recorded(project)).toEqual([`labels-renamed=${renamed?.id}`]);
     },
   );
