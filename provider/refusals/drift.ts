@@ -25,5 +25,5 @@ export function drifted(
   const orSwapped = shopUnnamed ? ", or the key now reaches another shop: the service names none" : "";
   return live === undefined
     ? `${what} is gone (deleted in the back office, by another stack, or by a targeted operation on another resource of this stack${orSwapped}): \`pulumi up --refresh\` subscribes the hook again`
-    : `${what} now points at another URL than this resource declared (changed in the back office or by another stack): \`pulumi up --refresh\` sets the declared URL again`;
+    : `${what} now points at another URL than this resource declared (changed in the back office or by another stack): to put the declared URL back, set \`takeOver: true\` on the resource and run \`pulumi up --refresh\` (the refresh drops this resource, and no resource of the stack records that subscription then); to keep the new URL, declare it`;
 }

@@ -40,7 +40,7 @@ export function movedSubscription(
  * one (no URL is named: any part of one may be a secret).
  */
 export function replacedElsewhere(recorded: Recorded, target: ShopTarget, live: LiveSubscription): string {
-  return `shipping: subscription ${recorded.id} (${recorded.hook}) of ${shopName(target.label)} is gone, and the service holds ${recorded.hook} as subscription ${live.id} at another URL than this resource declared (changed in the back office or by another stack, or an older write of this stack that the service applied late, after its client gave up): \`pulumi up --refresh\` sets the declared URL again`;
+  return `shipping: subscription ${recorded.id} (${recorded.hook}) of ${shopName(target.label)} is gone, and the service holds ${recorded.hook} as subscription ${live.id} at another URL than this resource declared (changed in the back office or by another stack, or an older write of this stack that the service applied late, after its client gave up): to put the declared URL back, set \`takeOver: true\` on the resource and run \`pulumi up --refresh\` (the refresh drops this resource, and no resource of the stack records that subscription then); to keep the new URL, declare it`;
 }
 
 /** Whether a failed POST may still be applied by the service later: no answer, or a gateway's 502/504. */

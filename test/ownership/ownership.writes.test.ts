@@ -459,7 +459,7 @@ describe("what diff says when the hook is live under another id at another URL",
     });
     const warning = verdict.kind === "ours" ? verdict.warning : "";
     expect(warning).toBe(
-      "shipping: subscription 7 (order_status_change) of the default shop is gone, and the service holds order_status_change as subscription 9 at another URL than this resource declared (changed in the back office or by another stack, or an older write of this stack that the service applied late, after its client gave up): `pulumi up --refresh` sets the declared URL again",
+      "shipping: subscription 7 (order_status_change) of the default shop is gone, and the service holds order_status_change as subscription 9 at another URL than this resource declared (changed in the back office or by another stack, or an older write of this stack that the service applied late, after its client gave up): to put the declared URL back, set `takeOver: true` on the resource and run `pulumi up --refresh` (the refresh drops this resource, and no resource of the stack records that subscription then); to keep the new URL, declare it",
     );
   });
 });
