@@ -35,6 +35,11 @@ const rows: Array<[string, Row, string | RegExp]> = [
     /^refuse: not deleting subscription 7 \(order_status_change\) of the default shop: another resource/,
   ],
   [
+    "delete: another resource declares the hook for this shop, where the service names no shop: refuse all the same",
+    { op: "delete", named: shop(ACME, { listing: [live(7, undefined)] }), declaredIn: [ACME.shopKey] },
+    /^refuse: not deleting subscription 7 \(order_status_change\) of the default shop: another resource/,
+  ],
+  [
     "delete of a replacement's old half whose hook changed, the hook now declared by another resource: left to it",
     { op: "delete", named: shop(ACME, { listing: [live(7, "1")] }), handedOnIn: [ACME.shopKey] },
     "claimed",
