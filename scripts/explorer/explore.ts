@@ -99,7 +99,13 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
     const property = fc.asyncProperty(sequenceArbitrary(options.maxSteps), async (sequence) => {
       run += 1;
       log(`run ${run} (${sequence.length} steps generated)`);
-      const { reports, counterexample } = await replay(world, sequence, log, options.known);
+      const { reports, counterexample } = await replay(world, sequence, log, options.known).catch(
+        (error: unknown) => {
+          // Not a violation: the explorer's own failure, said here since fast-check only shrinks it.
+          log(`  explorer error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          throw error;
+        },
+      );
       steps += reports.filter((r) => !r.skipped).length;
       operations += reports.filter((r) => r.operation).length;
       if (counterexample !== undefined) {
