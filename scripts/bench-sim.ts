@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
+import { HOOKS } from "../contract/hooks";
 
 /** Seconds each scenario runs. */
 const DURATION_S = 5;
@@ -133,11 +134,7 @@ async function main(): Promise<void> {
       headers,
       body: JSON.stringify({
         data: {
-          webhook_subscriptions: [
-            { hook: "shipment_status_change", url: "https://example.com/status" },
-            { hook: "shipment_label_created", url: "https://example.com/label" },
-            { hook: "order_status_change", url: "https://example.com/order" },
-          ],
+          webhook_subscriptions: HOOKS.map((hook) => ({ hook, url: `https://example.com/${hook}` })),
         },
       }),
     });
