@@ -41,7 +41,7 @@ describe("the npm package", () => {
     );
     expect(outside).toEqual([]);
     for (const entry of [
-      "dist/contract/index.js",
+      "dist/contract/hooks.js",
       "dist/provider/index.js",
       "dist/provider/index.d.ts",
       "dist/provider/runtime.js",
