@@ -11,7 +11,8 @@ import {
 } from "../config/settings";
 import { ShippingConfigError } from "../errors/configError";
 import { shopName } from "../refusals/wording";
-import { pinRefusal, shopIdentityOf } from "../rules/ownership";
+import { pinRefusal } from "../rules/ownershipFacts";
+import { shopIdentityOf } from "../rules/recorded";
 import type { CliCommand } from "./args";
 import { COMMAND, DEFAULT_PROJECT } from "./args";
 import type { Inventory, LeftOut } from "./inventory";

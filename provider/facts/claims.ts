@@ -1,5 +1,5 @@
 import type { ShopTarget } from "../config/settings";
-import type { Recorded } from "../rules/ownership";
+import type { Recorded } from "../rules/recorded";
 import { DeploymentClaims } from "./deploymentClaims";
 
 /**

@@ -1,6 +1,7 @@
 import type { LiveSubscription } from "../client/apiSchemas";
 import type { ShopTarget } from "../config/settings";
-import type { ShopFacts, ShopIdentity } from "../rules/ownership";
+import type { ShopFacts } from "../rules/ownershipFacts";
+import type { ShopIdentity } from "../rules/recorded";
 
 /** What this deployment knows of one set of credentials' shop. */
 interface ShopView {

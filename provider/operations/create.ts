@@ -4,7 +4,7 @@
  * one POST (writes/createBatch.ts).
  */
 import type { ShopTarget } from "../config/settings";
-import { shopIdentityOf } from "../rules/ownership";
+import { shopIdentityOf } from "../rules/recorded";
 import { ReadBackFailure } from "../writes/createBatch";
 import { pinnedListing } from "../writes/createPlans";
 import type { Deployment } from "./deployment";

@@ -4,7 +4,7 @@
  * refresh drops it and the next `up` subscribes the hook again.
  */
 import { notOurs } from "../refusals/drift";
-import { shopIdentityOf } from "../rules/ownership";
+import { shopIdentityOf } from "../rules/recorded";
 import type { Deployment } from "./deployment";
 import { importById } from "./importById";
 import { recordedOf } from "./records";

@@ -6,7 +6,7 @@ import type { ShopTarget } from "../config/settings";
 import { ShippingError } from "../errors/shippingError";
 import { ShippingUnconfirmedWriteError } from "../errors/unconfirmedWriteError";
 import { unconfirmedWrite } from "../refusals/createOutcomes";
-import type { Recorded } from "../rules/ownership";
+import type { Recorded } from "../rules/recorded";
 
 /** Outputs of a WebhookSubscription as stored in state. */
 export interface SubscriptionOutputs {

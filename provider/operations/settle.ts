@@ -7,14 +7,9 @@ import { ShippingError } from "../errors/shippingError";
 import type { Claims } from "../facts/claims";
 import type { ShopViews } from "../facts/shopViews";
 import type { StackRecords } from "../facts/stackRecords";
-import {
-  decideRecorded,
-  type Operation,
-  type Recorded,
-  type RecordedFacts,
-  type ShopFacts,
-  type Verdict,
-} from "../rules/ownership";
+import { decideRecorded } from "../rules/ownership";
+import type { Operation, RecordedFacts, ShopFacts, Verdict } from "../rules/ownershipFacts";
+import type { Recorded } from "../rules/recorded";
 import type { Writes } from "../writes/writes";
 import { waitFor } from "./trace";
 

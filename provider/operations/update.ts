@@ -5,7 +5,7 @@
  */
 import { ShippingUnconfirmedWriteError } from "../errors/unconfirmedWriteError";
 import { stillUnconfirmed } from "../refusals/createOutcomes";
-import { shopIdentityOf } from "../rules/ownership";
+import { shopIdentityOf } from "../rules/recorded";
 import type { Deployment } from "./deployment";
 import { confirmedProps, recordedOf } from "./records";
 

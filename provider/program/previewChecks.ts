@@ -24,8 +24,8 @@ import { callbackUrlProblem } from "../inputs/schemas";
 import { pinHint } from "../refusals/pin";
 import { shopUnusable } from "../refusals/previewMessages";
 import { adopts } from "../refusals/takeoverMessages";
-import { decideRecorded, shopIdentityOf } from "../rules/ownership";
-import { isHookAtUrl } from "../rules/recorded";
+import { decideRecorded } from "../rules/ownership";
+import { isHookAtUrl, shopIdentityOf } from "../rules/recorded";
 
 /** What one deployment's previews have looked at (the program runs once per deployment). */
 class PreviewFacts {

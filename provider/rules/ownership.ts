@@ -22,10 +22,7 @@ import {
   type ShopFacts,
   type Verdict,
 } from "./ownershipFacts";
-import { isHookAtUrl, isSameShop, type Recorded, type ShopIdentity, shopIdentityOf } from "./recorded";
-
-export type { GoneAnswer, Operation, RecordedFacts, ShopFacts, Verdict } from "./ownershipFacts";
-export { isRecorded, pinRefusal, type Recorded, type ShopIdentity, shopIdentityOf };
+import { isHookAtUrl, isSameShop, type Recorded, shopIdentityOf } from "./recorded";
 
 /**
  * The verdict about a recorded subscription, or the fact it needs next. A delete never unsubscribes a hook

@@ -15,7 +15,7 @@ import { waitFor } from "../operations/trace";
 import { takeoverRefusal } from "../refusals/takeoverMessages";
 import { type CreatePlan, planCreate, takeoverOf } from "../rules/createRule";
 import { HookDeclarers } from "../rules/oneHookPerShop";
-import { pinRefusal } from "../rules/ownership";
+import { pinRefusal } from "../rules/ownershipFacts";
 import type { ShopIdentity } from "../rules/recorded";
 
 /** The shop's listing, refused when it shows that a pinned shop's key reaches another shop. */

@@ -12,8 +12,7 @@ import type { ShopViews } from "../facts/shopViews";
 import { waitFor } from "../operations/trace";
 import { outcomeUnknown, unmatchedId } from "../refusals/createOutcomes";
 import { outcomeIsUnknown, unseenWrite } from "../refusals/lateWrites";
-import { shopIdentityOf } from "../rules/ownership";
-import { isHookAtUrl } from "../rules/recorded";
+import { isHookAtUrl, shopIdentityOf } from "../rules/recorded";
 import type { ItemResult } from "./batcher";
 import type { Writes } from "./writes";
 

@@ -13,14 +13,8 @@ import type { Claims } from "../facts/claims";
 import type { ShopViews } from "../facts/shopViews";
 import { phase, waitFor } from "../operations/trace";
 import { pinnedReadBackFailed, undoFailed } from "../refusals/pin";
-import {
-  type GoneAnswer,
-  isRecorded,
-  pinRefusal,
-  type Recorded,
-  type ShopIdentity,
-  shopIdentityOf,
-} from "../rules/ownership";
+import { type GoneAnswer, isRecorded, pinRefusal } from "../rules/ownershipFacts";
+import { type Recorded, type ShopIdentity, shopIdentityOf } from "../rules/recorded";
 import { IdBatcher } from "./idBatcher";
 
 /**

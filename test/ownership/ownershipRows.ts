@@ -4,15 +4,15 @@
  */
 import type { LiveSubscription } from "../../provider/client/apiSchemas";
 import type { ShopTarget } from "../../provider/config/settings";
-import {
-  decideRecorded,
-  type GoneAnswer,
-  type Operation,
-  type Recorded,
-  type RecordedFacts,
-  type ShopFacts,
-  type Verdict,
-} from "../../provider/rules/ownership";
+import { decideRecorded } from "../../provider/rules/ownership";
+import type {
+  GoneAnswer,
+  Operation,
+  RecordedFacts,
+  ShopFacts,
+  Verdict,
+} from "../../provider/rules/ownershipFacts";
+import type { Recorded } from "../../provider/rules/recorded";
 
 export const API = "http://127.0.0.1:1";
 export const OTHER_API = "http://127.0.0.1:2";

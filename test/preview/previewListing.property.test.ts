@@ -11,7 +11,9 @@ import type { ShopTarget } from "../../provider/config/settings";
 import { StackRecords } from "../../provider/facts/stackRecords";
 import { handedListing, listingToHand } from "../../provider/inputs/previewListing";
 import { planCreate } from "../../provider/rules/createRule";
-import { decideRecorded, type Operation, type Recorded } from "../../provider/rules/ownership";
+import { decideRecorded } from "../../provider/rules/ownership";
+import type { Operation } from "../../provider/rules/ownershipFacts";
+import type { Recorded } from "../../provider/rules/recorded";
 
 const API = "http://127.0.0.1:4010";
 const TARGET: ShopTarget = {
