@@ -6,6 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { HOOKS } from "../../contract/hooks";
 import type { LiveSubscription } from "../../provider/client/apiSchemas";
 import type { ShopTarget } from "../../provider/config/settings";
 import { StackRecords } from "../../provider/facts/stackRecords";
@@ -24,7 +25,6 @@ const TARGET: ShopTarget = {
   apiKey: "key",
   authScheme: "auto",
 };
-const HOOKS = ["order_status_change", "shipment_status_change", "shipment_label_created"] as const;
 const URLS = ["https://a.example.com/x", "https://a.example.com/y", "https://b.example.com/x?t=1"] as const;
 
 const live: fc.Arbitrary<LiveSubscription> = fc.record(
