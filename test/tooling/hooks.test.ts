@@ -1,7 +1,8 @@
 /**
  * A fourth hook is a change in contract/hooks.ts plus what is truly its own (its delivery payload in the
- * simulator): every other place that names the hooks takes them from contract/, or is checked here against it
- * (CONTRIBUTING.md, "Where a change goes"). The compiler lists the simulator's own fields
+ * simulator): every other place that names the hooks takes them from contract/, is checked here against it, or
+ * is a list written out for users that CONTRIBUTING.md names ("Where a change goes", step 4: the READMEs, the
+ * receiver example, the API-call bench's budgets). The compiler lists the simulator's own fields
  * (`Record<Hook, ...>`); the TypeScript reference table is checked by test/docs/resourceReference.test.ts.
  */
 import { describe, expect, it } from "vitest";
