@@ -38,7 +38,7 @@ export async function readResource(
         notOurs(
           verdict.live.id,
           verdict.live.hook,
-          "refresh treats it as gone, and the next `pulumi up` subscribes the hook again",
+          "refresh treats it as gone; the next `pulumi up` puts the declared URL back only with `takeOver: true` on the resource, since no resource of the stack records that subscription then",
         ),
       );
       return {};
