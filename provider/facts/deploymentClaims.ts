@@ -30,8 +30,9 @@ import { pulumiCliProcess } from "./cliProcess";
  * Where the files live: a folder of this user's only (mode 0700, checked with every folder above it:
  * {@link privateFolder}), under the user's cache folder (`$XDG_CACHE_HOME`, else `~/.cache`), so that no other
  * user of a shared machine can add, remove or redirect a deployment's files, nor make a folder in its place
- * first, as one could in the temporary folder every user shares, turning the sharing off. Undefined when there is no absolute cache folder: a relative `XDG_CACHE_HOME` is ignored, as the
- * XDG specification says, and a container's user may have no home at all.
+ * first, as one could in the temporary folder every user shares, turning the sharing off. Undefined when there
+ * is no absolute cache folder: a relative `XDG_CACHE_HOME` is ignored, as the XDG specification says, and a
+ * container's user may have no home at all.
  */
 export function sharedFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const xdg = env.XDG_CACHE_HOME;

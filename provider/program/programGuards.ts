@@ -7,7 +7,7 @@ import { relative } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { unknownSettingsError } from "../config/configKeys";
 import { programError } from "./programError";
-import { libraryRunAsProgram, PROGRAM_RUNNER } from "./runAsProgram";
+import { libraryRunAsProgram, loadedAsProgram } from "./runAsProgram";
 import { isSecretConfig } from "./secretConfig";
 
 /**
@@ -75,8 +75,7 @@ function uncalledProgramMessage(entry: string): string {
  */
 function uncalledEntryModule(): { readonly filename: string; readonly exported: string } | undefined {
   for (const loaded of Object.values(require.cache)) {
-    const parent = (loaded as (NodeJS.Module & { parent?: NodeJS.Module | null }) | undefined)?.parent;
-    if (loaded === undefined || !parent || !PROGRAM_RUNNER.test(parent.filename)) continue;
+    if (!loadedAsProgram(loaded)) continue;
     if (/[\\/]node_modules[\\/]/.test(loaded.filename)) continue; // what the runner itself loads
     const exported = loaded.exports as Record<string, unknown> | null;
     if (exported === null || typeof exported !== "object") return undefined;

@@ -10,7 +10,13 @@ import { existsSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 
 /** The module of @pulumi/pulumi that `require`s a CommonJS program's entry module. */
-export const PROGRAM_RUNNER = /[\\/]@pulumi[\\/]pulumi[\\/]cmd[\\/]run[\\/]run\.js$/;
+const PROGRAM_RUNNER = /[\\/]@pulumi[\\/]pulumi[\\/]cmd[\\/]run[\\/]run\.js$/;
+
+/** Whether `loaded` was `require`d by @pulumi/pulumi's cmd/run: the CommonJS program's entry module. */
+export function loadedAsProgram(loaded: NodeJS.Module | undefined): loaded is NodeJS.Module {
+  const parent = (loaded as (NodeJS.Module & { parent?: NodeJS.Module | null }) | undefined)?.parent;
+  return loaded !== undefined && !!parent && PROGRAM_RUNNER.test(parent.filename);
+}
 
 /**
  * The refusal when `main` (a module of this package) was loaded by @pulumi/pulumi's cmd/run as the program's
@@ -18,9 +24,7 @@ export const PROGRAM_RUNNER = /[\\/]@pulumi[\\/]pulumi[\\/]cmd[\\/]run[\\/]run\.
  * then has the program's module as its parent), nor the dynamic-provider host's require of it.
  */
 export function libraryRunAsProgram(main: NodeJS.Module | undefined): string | undefined {
-  const parent = (main as (NodeJS.Module & { parent?: NodeJS.Module | null }) | undefined)?.parent;
-  if (main === undefined || !parent || !PROGRAM_RUNNER.test(parent.filename)) return undefined;
-  return libraryAsProgramMessage(main.filename, process.cwd());
+  return !loadedAsProgram(main) ? undefined : libraryAsProgramMessage(main.filename, process.cwd());
 }
 
 /** The refusal of a module of this package run as the program: what ran, why Pulumi chose it, and the fix. */

@@ -5,7 +5,6 @@
  */
 import { Agent } from "node:http";
 import { HOOKS } from "../../contract/hooks";
-import { seededRandom } from "../../simulator/delivery-order";
 import { type Call, type Reply, send } from "./http";
 import { authFor, WRITER_SHOPS, writerKey } from "./shops";
 import type { Stats } from "./stats";
@@ -18,9 +17,6 @@ const BIG_BODIES_IN_FLIGHT = 3;
 export const CONTROL_BURST_EVERY_MS = 5_000;
 /** Control calls per burst. */
 const CONTROL_BURST_SIZE = 10;
-
-/** A seeded PRNG (the simulator's mulberry32): the traffic's choices are reproducible from the seed. */
-export const prng: (seed: number) => () => number = seededRandom;
 
 /** What every loop shares. */
 export interface Context {

@@ -4,6 +4,7 @@
  * in `{type:"start", baseUrl, durationMs, seed}` and `{type:"sample"}`; out `{type:"sample", stats}` and
  * `{type:"done", slots, total, received}`.
  */
+import { seededRandom } from "../../simulator/delivery-order";
 import { notifier, startSoakReceiver, subscribeReceiver } from "./deliveries";
 import { heldSockets } from "./held-sockets";
 import { amplifier, hostile } from "./hostile";
@@ -11,7 +12,6 @@ import {
   CONTROL_BURST_EVERY_MS,
   type Context,
   controlBursts,
-  prng,
   reader,
   writer,
   writerSlots,
@@ -47,10 +47,10 @@ async function main(start: StartMessage): Promise<void> {
     baseUrl: start.baseUrl,
     stats,
     deadline: Date.now() + start.durationMs,
-    random: prng(start.seed),
+    random: seededRandom(start.seed),
   };
   const slots = writerSlots();
-  const receiver = await startSoakReceiver(start.tls, prng(start.seed + 1));
+  const receiver = await startSoakReceiver(start.tls, seededRandom(start.seed + 1));
   await subscribeReceiver(ctx, receiver.url);
   await Promise.all([
     ...Array.from({ length: NOTIFIERS }, () => notifier(ctx)),
