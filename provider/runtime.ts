@@ -3,7 +3,8 @@
  * resource's `__provider`; see dynamicProvider.ts). One provider process serves one deployment: this module
  * binds the operations of one {@link ShippingProvider}.
  */
-import { DeploymentClaims } from "./facts/deploymentClaims";
+import { DeploymentClaims, deploymentOf } from "./facts/deploymentClaims";
+import { SharedDeclarations } from "./facts/deploymentDeclarations";
 import { ShippingProvider } from "./operations/provider";
 import { QuietErrors } from "./operations/quietErrors";
 import { libraryRunAsProgram } from "./program/runAsProgram";
@@ -49,8 +50,13 @@ export function bind(provider: ShippingProvider, quiet?: QuietErrors): BoundProv
   };
 }
 
+// Claims and declarations are shared with the deployment's other provider processes (the plugin's, when a
+// program uses both): a rename that moves a resource between them keeps its hook (deploymentDeclarations.ts).
+const deployment = deploymentOf();
 const process = bind(
-  new ShippingProvider().shareClaims(DeploymentClaims.ofProcess()),
+  new ShippingProvider()
+    .shareClaims(DeploymentClaims.ofProcess(deployment))
+    .shareDeclarations(SharedDeclarations.ofProcess(deployment)),
   new QuietErrors(console),
 );
 

@@ -1,6 +1,7 @@
 import type { ShopTarget } from "../config/settings";
 import { UNKNOWN_VALUE } from "../inputs/lifecycle";
 import { HookDeclarers, type SecondDeclaration } from "../rules/oneHookPerShop";
+import type { Declared } from "../rules/ownershipFacts";
 import { type ShopIdentity, serviceShopKey } from "../rules/recorded";
 import { SharedDeclarations } from "./deploymentDeclarations";
 
@@ -54,6 +55,7 @@ export class Declarations {
     if (url !== undefined) {
       const urls = inner(this.#checked, target.shopKey);
       urls.set(hook, (urls.get(hook) ?? new Set()).add(url));
+      if (url !== UNKNOWN_VALUE) this.#shared.declareUrl(target, hook, url);
     }
     const resource = urn === undefined ? undefined : this.#resources.otherThan(target.shopKey, hook, urn);
     if (resource !== undefined) return { by: "resource", urn: resource };
@@ -80,26 +82,35 @@ export class Declarations {
   }
 
   /**
-   * The shops (by `shopKey`) for which the program of this deployment declares `hook` (it was checked) at
-   * another URL than `url`, or at `url` with a create of the hook that failed in this deployment (a rename
-   * without an alias). Else a declaration of `url` may be the recorded resource's own replacement by
-   * `up --replace`, which the engine checks with no old inputs and runs no diff for, and whose create, under
-   * `deleteBeforeReplace`, comes after this delete.
+   * How the program of this deployment declares `hook` (recorded at `url`) for each shop that declares it: in
+   * this process (any shop it checked) and in the deployment's others (for `targets`, the shops configured
+   * here). The ownership rule decides which of them keep the hook (ownership.ts `declaringShops`).
    */
-  declaredIn(hook: string, url: string): string[] {
-    return [...this.#checked]
-      .filter(
-        ([shopKey, hooks]) =>
-          hooks.has(hook) &&
-          (hooks.get(hook)?.has(url) !== true || this.#failedCreates.get(shopKey)?.has(hook) === true),
-      )
-      .map(([shopKey]) => shopKey);
+  declaredIn(hook: string, url: string, targets: readonly ShopTarget[]): Declared[] {
+    const here = [...this.#checked]
+      .filter(([, hooks]) => hooks.has(hook))
+      .map(([shopKey, hooks]) => ({
+        shopKey,
+        atRecordedUrl: hooks.get(hook)?.has(url) === true,
+        createFailed: this.#failedCreates.get(shopKey)?.has(hook) === true,
+      }));
+    const merged = new Map(here.map((d) => [d.shopKey, d]));
+    for (const d of this.#shared.declaredIn(hook, url, targets)) {
+      const known = merged.get(d.shopKey);
+      merged.set(d.shopKey, {
+        shopKey: d.shopKey,
+        atRecordedUrl: d.atRecordedUrl || known?.atRecordedUrl === true,
+        createFailed: d.createFailed || known?.createFailed === true,
+      });
+    }
+    return [...merged.values()];
   }
 
   /** Records that a create of `hook` in `target`'s shop failed in this deployment (it took nothing over). */
   createFailed(target: ShopTarget, hook: string): void {
     const hooks = this.#failedCreates.get(target.shopKey) ?? new Set<string>();
     this.#failedCreates.set(target.shopKey, hooks.add(hook));
+    this.#shared.createFailed(target, hook);
   }
 
   /** Records a checked declaration whose create may come: the creates of a shop wait for each other. */

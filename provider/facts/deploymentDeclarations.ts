@@ -15,11 +15,15 @@
  * in two processes are one shop, and the file holds no key. The deployment's key is also the file's name, so
  * the digest hides a key only as well as the key resists guessing (the folder is the user's, 0700). Creates
  * are shared too, under the shop the service reports: two keys of one shop in two processes are refused before
- * the second write, as within one process. Holds digests, hooks and resource URNs, never a credential.
+ * the second write, as within one process. So are the URLs each shop's hooks are declared at and the creates
+ * that failed: a delete of a resource the program no longer declares, in one process, keeps a hook that a
+ * resource of another process declares (ownership.ts `declaringShops`). Holds digests, hooks and resource
+ * URNs, never a credential nor a URL.
  */
 import { createHash } from "node:crypto";
 import { appendFileSync, closeSync, openSync, readSync } from "node:fs";
 import type { ShopTarget } from "../config/settings";
+import type { Declared } from "../rules/ownershipFacts";
 import { type ShopIdentity, serviceShopKey } from "../rules/recorded";
 import { type Deployment, deploymentOf } from "./deploymentClaims";
 
@@ -30,8 +34,8 @@ type Line = readonly [shop: string, hook: string, declarer: string];
 export class SharedDeclarations {
   readonly #file: string | undefined;
   readonly #salt: string;
-  /** By shop and hook: the first declarer the file holds. */
-  readonly #first = new Map<string, string>();
+  /** By shop and hook: every declarer the file holds, the first one first. */
+  readonly #all = new Map<string, Set<string>>();
   /** Bytes of the file read so far, and an unfinished last line. */
   #offset = 0;
   #rest = "";
@@ -74,24 +78,53 @@ export class SharedDeclarations {
     return this.#firstOther(key, hook, this.#digest(target.shopKey)) !== undefined;
   }
 
+  /** Records, for the deployment's other processes, that `target`'s credentials declare `hook` at `url`. */
+  declareUrl(target: ShopTarget, hook: string, url: string): void {
+    this.#append(`url:${this.#digest(target.shopKey)}`, hook, this.#digest(url));
+  }
+
+  /** Records, for the deployment's other processes, that a create of `hook` in `target`'s shop failed. */
+  createFailed(target: ShopTarget, hook: string): void {
+    this.#append(`failed:${this.#digest(target.shopKey)}`, hook, "failed");
+  }
+
+  /** How the deployment's processes declare `hook` for each of `targets` (recorded at `url`). */
+  declaredIn(hook: string, url: string, targets: readonly ShopTarget[]): Declared[] {
+    if (this.#file === undefined) return [];
+    this.#readNew();
+    return targets.flatMap((target) => {
+      const shop = this.#digest(target.shopKey);
+      const urls = this.#all.get(`url:${shop}\u0000${hook}`);
+      if (urls === undefined) return [];
+      const createFailed = this.#all.has(`failed:${shop}\u0000${hook}`);
+      return [{ shopKey: target.shopKey, atRecordedUrl: urls.has(this.#digest(url)), createFailed }];
+    });
+  }
+
   /** Appends the line, reads what is new, and returns the first declarer of the hook there if not `declarer`. */
   #firstOther(shop: readonly [string, string], hook: string, declarer: string): string | undefined {
-    if (this.#file === undefined) return undefined;
     const key = shop.join(":");
+    if (!this.#append(key, hook, declarer)) return undefined; // Not shared: this process's own rule holds.
+    const first = this.#all.get(`${key}\u0000${hook}`)?.values().next().value;
+    return first === undefined || first === declarer ? undefined : first;
+  }
+
+  /** Appends a line and reads what is new; false when nothing is shared (no file, or it cannot be written). */
+  #append(key: string, hook: string, declarer: string): boolean {
+    if (this.#file === undefined) return false;
     try {
       // The leading newline ends a line an earlier append left cut short (ENOSPC, a crash): without it this
       // line would be glued onto that one and skipped with it, and a second declaration not refused. The
       // blank line it makes when the file was whole parses as nothing.
       appendFileSync(this.#file, `\n${JSON.stringify([key, hook, declarer])}\n`);
     } catch {
-      return undefined; // Not shared: this process's own rule still holds.
+      return false;
     }
     this.#readNew();
-    const first = this.#first.get(`${key}\u0000${hook}`);
-    return first === undefined || first === declarer ? undefined : first;
+    return true;
   }
 
-  /** Reads the lines appended since the last read: the first declarer of each hook and shop is kept. */
+  /** Reads the lines appended since the last read: the declarers of each hook and shop, in order. */
   #readNew(): void {
     let fd: number;
     try {
@@ -114,7 +147,7 @@ export class SharedDeclarations {
         const line = parseLine(text); // Undefined for a blank line or one cut short: neither declares.
         if (line === undefined) continue;
         const key = `${line[0]}\u0000${line[1]}`;
-        if (!this.#first.has(key)) this.#first.set(key, line[2]);
+        this.#all.set(key, (this.#all.get(key) ?? new Set()).add(line[2]));
       }
     } finally {
       closeSync(fd);

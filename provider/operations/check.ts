@@ -75,7 +75,7 @@ export async function checkResource(
 }
 
 /**
- * Under a host whose provider processes share declarations (the plugin's), the refusal of a new resource's hook
+ * Under a host whose provider processes share declarations (either host, when the deployment is known), the refusal of a new resource's hook
  * that other credentials of the deployment declare for the shop the service names in the shop's listing: two
  * keys of one shop, in one provider process or two. Else undefined (a create of the second refuses it).
  */

@@ -172,7 +172,8 @@ export class ShippingProvider {
       writes: this.#writes,
       resolve: (shop: string | undefined) => this.#targetOf(shop),
       configured: () => this.#targets.configured(),
-      declaredIn: (hook: string, url: string) => this.#declarations.declaredIn(hook, url),
+      declaredIn: (hook: string, url: string) =>
+        this.#declarations.declaredIn(hook, url, this.#targets.configured()),
     };
     return settleOwnership(ctx, operation, recorded, named);
   }

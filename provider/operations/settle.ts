@@ -8,7 +8,7 @@ import type { Claims } from "../facts/claims";
 import type { ShopViews } from "../facts/shopViews";
 import type { StackRecords } from "../facts/stackRecords";
 import { decideRecorded } from "../rules/ownership";
-import type { Operation, RecordedFacts, ShopFacts, Verdict } from "../rules/ownershipFacts";
+import type { Declared, Operation, RecordedFacts, ShopFacts, Verdict } from "../rules/ownershipFacts";
 import type { Recorded } from "../rules/recorded";
 import type { Writes } from "../writes/writes";
 import { waitFor } from "./trace";
@@ -26,8 +26,8 @@ export interface SettleContext {
   readonly resolve: (shop: string | undefined) => ShopTarget;
   /** Every configured shop. */
   readonly configured: () => ShopTarget[];
-  /** The shops (by `shopKey`) for which a resource of this deployment declares `hook` at another URL. */
-  readonly declaredIn: (hook: string, url: string) => string[];
+  /** How the program of this deployment declares `hook` (recorded at `url`), shop by shop. */
+  readonly declaredIn: (hook: string, url: string) => Declared[];
 }
 
 /**
@@ -102,9 +102,10 @@ function held(claims: Claims, operation: Operation, recorded: Recorded, verdict:
 }
 
 /**
- * For a delete: the shops where another resource of this deployment declares the recorded hook at another URL,
- * for a resource removed from the program (no diff ran for it: `declaredIn`) or a replacement's old half that
- * hands its hook on (its hook or shop changed: `handedOnIn`). A URL change's old half keeps its hook: none.
+ * For a delete: how the program of this deployment declares the recorded hook, shop by shop (the rule decides
+ * which of them keep it: ownership.ts `declaringShops`), for a resource removed from the program (no diff ran
+ * for it: `declaredIn`) or a replacement's old half that hands its hook on (its hook or shop changed:
+ * `handedOnIn`). A URL change's old half keeps its hook: none.
  */
 function handedOn(ctx: SettleContext, recorded: Recorded): Partial<RecordedFacts> {
   const diffed = ctx.records.diffedAs(recorded.api, recorded.id);

@@ -13,6 +13,7 @@ import { declaredElsewhere } from "../refusals/takeoverMessages";
 import { diffVerdict } from "./diffRule";
 import { goneVerdict, locate } from "./locateRule";
 import {
+  type Declared,
   isRecorded,
   type Listed,
   movedVerdict,
@@ -32,12 +33,23 @@ import { isHookAtUrl, isSameShop, type Recorded, shopIdentityOf } from "./record
 export function decideRecorded(facts: RecordedFacts): Verdict {
   const verdict = decideAlone(facts);
   if (facts.operation !== "delete" || verdict.kind !== "ours") return verdict;
-  const handedOn = declaresIn(facts, facts.handedOnIn, verdict.target);
+  const handedOn = declaresIn(facts, declaringShops(facts.handedOnIn), verdict.target);
   if (handedOn !== false) return handedOn === true ? { kind: "claimed" } : handedOn;
-  const declared = declaresIn(facts, facts.declaredIn, verdict.target);
+  const declared = declaresIn(facts, declaringShops(facts.declaredIn), verdict.target);
   if (declared !== true) return declared === false ? verdict : declared;
   const live = verdict.live ?? facts.recorded;
   return { kind: "refuse", error: declaredElsewhere(verdict.target, { id: live.id, hook: live.hook }) };
+}
+
+/**
+ * The shops (by `shopKey`) where another resource of the deployment declares the recorded hook, as a delete
+ * weighs them: a declaration at another URL; one at the recorded URL only when the hook's create failed in this
+ * deployment (a rename without an alias that kept the URL). Else a declaration of the recorded URL may be the
+ * recorded resource itself, replaced by `up --replace`: the engine checks it with no old inputs and runs no diff
+ * for it, and under `deleteBeforeReplace` its create comes after this delete.
+ */
+export function declaringShops(declared: readonly Declared[] | undefined): string[] {
+  return (declared ?? []).filter((d) => !d.atRecordedUrl || d.createFailed).map((d) => d.shopKey);
 }
 
 /**
@@ -45,12 +57,8 @@ export function decideRecorded(facts: RecordedFacts): Verdict {
  * configured key that the service reports to be the same shop (both listings name it); a listing this needs
  * is asked for first. A shop whose listing names no shop cannot be told: not the same.
  */
-function declaresIn(
-  facts: RecordedFacts,
-  shopKeys: readonly string[] | undefined,
-  at: ShopTarget,
-): boolean | Verdict {
-  if (shopKeys === undefined || shopKeys.length === 0) return false;
+function declaresIn(facts: RecordedFacts, shopKeys: readonly string[], at: ShopTarget): boolean | Verdict {
+  if (shopKeys.length === 0) return false;
   if (shopKeys.includes(at.shopKey)) return true;
   const shops = [facts.named, ...facts.others].filter((s): s is ShopFacts => !("missing" in s));
   const here = shops.find((s) => s.target.shopKey === at.shopKey);

@@ -27,6 +27,15 @@ export interface ShopFacts {
   readonly seen: boolean;
 }
 
+/** The recorded hook as the program of this deployment declares it for one configured shop. */
+export interface Declared {
+  readonly shopKey: string;
+  /** A resource declares it at the recorded URL (with or without others at other URLs). */
+  readonly atRecordedUrl: boolean;
+  /** A create of the hook in this shop failed in this deployment (under `up --continue-on-error`). */
+  readonly createFailed: boolean;
+}
+
 /** What is asked: diff (may refuse, writes nothing), read (refresh), delete, replace (a create's old id). */
 export type Operation = "diff" | "read" | "delete" | "replace";
 
@@ -40,10 +49,10 @@ export interface RecordedFacts {
   readonly others: readonly ShopFacts[];
   /** APIs at which a resource of this deployment creates, adopts or keeps the recorded id. */
   readonly claimedAt: readonly string[];
-  /** Delete of a resource no longer declared: shops (`shopKey`) where another resource declares its hook. */
-  readonly declaredIn?: readonly string[];
+  /** Delete of a resource no longer declared: where the program declares its hook (any provider process). */
+  readonly declaredIn?: readonly Declared[];
   /** The same, for a replacement's old half whose hook or shop changed: it leaves the hook to that resource. */
-  readonly handedOnIn?: readonly string[];
+  readonly handedOnIn?: readonly Declared[];
   /**
    * Ids of the listed subscriptions, other than the recorded one, that another resource of this deployment
    * holds (created, adopted, kept, or took over by this rule): never this resource's. Absent: none.

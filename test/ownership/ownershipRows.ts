@@ -6,6 +6,7 @@ import type { LiveSubscription } from "../../provider/client/apiSchemas";
 import type { ShopTarget } from "../../provider/config/settings";
 import { decideRecorded } from "../../provider/rules/ownership";
 import type {
+  Declared,
   GoneAnswer,
   Operation,
   RecordedFacts,
@@ -84,8 +85,21 @@ export interface Row {
   /** Listed ids another resource of this deployment holds. */
   readonly claimedLive?: readonly number[];
   readonly answer?: GoneAnswer;
-  readonly declaredIn?: readonly string[];
-  readonly handedOnIn?: readonly string[];
+  readonly declaredIn?: readonly Declared[];
+  readonly handedOnIn?: readonly Declared[];
+}
+
+/**
+ * Another resource of the deployment declares the recorded hook for `target`'s shop: at another URL (a rename
+ * that changed it), or at the recorded URL (the recorded resource replaced by `up --replace`, or a rename that
+ * kept it), with or without a create of the hook that failed in this deployment.
+ */
+export function declaredFor(
+  target: ShopTarget,
+  at: "otherUrl" | "recordedUrl" = "otherUrl",
+  createFailed = false,
+): Declared {
+  return { shopKey: target.shopKey, atRecordedUrl: at === "recordedUrl", createFailed };
 }
 
 /** A verdict in a few words: its kind, the shop it is at, a warning, or the start of a refusal. */
