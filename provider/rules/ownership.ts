@@ -91,7 +91,6 @@ function decideAlone(facts: RecordedFacts): Verdict {
   if (written !== undefined && (live === undefined || !isRecorded(live, recorded)))
     return { kind: "ours", target: shop.target, live: written };
   if (live === undefined) return movedVerdict(facts, shop as Listed) ?? goneVerdict(facts, shop as Listed);
-  if (operation === "replace") return { kind: "ours", target: shop.target, live };
   if (!isRecorded(live, recorded)) return { kind: "taken", target: shop.target, live };
   return { kind: "ours", target: shop.target, live };
 }
