@@ -76,7 +76,7 @@ const KNOWN_SECONDS: Readonly<Record<string, number>> = {
   "test/preview/readOnlyKey.e2e.test.ts": 114,
   "test/secrets/secretConfig.cli.test.ts": 106,
   "test/takeover/takeover.cli.test.ts": 150,
-  "test/takeover/takeover.plugin.test.ts": 124,
+  "test/takeover/takeover.plugin.test.ts": 185,
   "test/config/configMistakes.cli.test.ts": 96,
   "test/tooling/explorer.engine.test.ts": 94,
   "test/takeover/concurrency.e2e.test.ts": 90,
@@ -84,6 +84,7 @@ const KNOWN_SECONDS: Readonly<Record<string, number>> = {
   "test/docs/readme.official.test.ts": 84,
   "test/packaging/gitInstall.e2e.test.ts": 76,
   "test/plugin/move.plugin.test.ts": 72,
+  "test/one-hook-per-shop/bothHosts.plugin.test.ts": 111,
 };
 
 /** A file's known duration in seconds (0 when not among {@link KNOWN_SECONDS}). */

@@ -1,6 +1,6 @@
 import type { ShopTarget } from "../config/settings";
 import { UNKNOWN_VALUE } from "../inputs/lifecycle";
-import { HookDeclarers, type SecondDeclaration } from "../rules/oneHookPerShop";
+import { HookDeclarers, type SecondDeclaration, TYPESCRIPT_CLASS } from "../rules/oneHookPerShop";
 import type { Declared } from "../rules/ownershipFacts";
 import { type ShopIdentity, serviceShopKey } from "../rules/recorded";
 import { SharedDeclarations } from "./deploymentDeclarations";
@@ -59,8 +59,10 @@ export class Declarations {
     }
     const resource = urn === undefined ? undefined : this.#resources.otherThan(target.shopKey, hook, urn);
     if (resource !== undefined) return { by: "resource", urn: resource };
-    // Another provider process of the deployment (the default provider and an explicit one) declares it.
-    const elsewhere = urn === undefined ? undefined : this.#shared.declare(target, hook, urn);
+    // Another provider process of the deployment (the default provider and an explicit one, or the dynamic host
+    // and the plugin) declares it. The dynamic host does not say which resource it checks: it declares as the
+    // class, whose program-side check refuses two of its own resources.
+    const elsewhere = this.#shared.declare(target, hook, urn ?? TYPESCRIPT_CLASS);
     if (elsewhere !== undefined) return { by: "resource", urn: elsewhere };
     const label = this.#shopNames.otherThan(target.shopKey, hook, target.label);
     if (label !== undefined) return { by: "shopName", label };

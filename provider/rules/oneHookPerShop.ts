@@ -9,6 +9,9 @@ import type { ShopTarget } from "../config/settings";
 import { ShippingError } from "../errors/shippingError";
 import { shopName } from "../refusals/wording";
 
+/** The plugin's resource type token. */
+const PLUGIN_TYPE = "shipping:index:WebhookSubscription";
+
 /** The first declarer of each hook of each shop, in one deployment (or one program run). */
 export class HookDeclarers {
   readonly #first = new Map<string, string>();
@@ -24,6 +27,13 @@ export class HookDeclarers {
     return first === declarer ? undefined : first;
   }
 }
+
+/**
+ * Who declares a hook in the deployment's shared declarations when the check runs in the dynamic host, which is
+ * not told which resource it checks (a URN stands there under the plugin). The TypeScript class's own check
+ * refuses two of its resources; this refuses one of the class and one of the plugin.
+ */
+export const TYPESCRIPT_CLASS = "the package's TypeScript class";
 
 /** Why a declaration, found at check, is the second of its hook for its shop. */
 export type SecondDeclaration =
@@ -43,7 +53,9 @@ export function secondDeclarationRefusal(
 ): string {
   switch (second.by) {
     case "resource":
-      return declaredByTwo(nameOf(urn ?? ""), nameOf(second.urn), hook, target.label);
+      if (urn === undefined || second.urn === TYPESCRIPT_CLASS)
+        return declaredByBothHosts(urn ?? second.urn, hook, target.label);
+      return declaredByTwo(nameOf(urn), nameOf(second.urn), hook, target.label);
     case "shopName":
       return `${hook} is declared twice for one shop: another WebhookSubscription of this stack declares it for shop ${second.label}, which is the same shop as ${target.label} (the same API key at ${target.api}). A shop has one subscription per hook: remove one of the two declarations`;
     default:
@@ -54,6 +66,11 @@ export function secondDeclarationRefusal(
 /** Two resources, by name, declare one hook for one shop name (said by the program and by check alike). */
 export function declaredByTwo(name: string, other: string, hook: string, shop: string): string {
   return `WebhookSubscription "${name}" declares hook ${hook} for shop ${shop}, which WebhookSubscription "${other}" already declares. A shop has one subscription per hook: remove one of the two`;
+}
+
+/** One resource of the TypeScript class and one of the plugin (`pluginUrn`) declare one hook for one shop. */
+function declaredByBothHosts(pluginUrn: string, hook: string, shop: string): string {
+  return `hook ${hook} of shop ${shop} is declared twice: by a WebhookSubscription of ${TYPESCRIPT_CLASS} (the dynamic provider) and by the plugin's resource "${nameOf(pluginUrn)}" (${PLUGIN_TYPE}). A shop has one subscription per hook: remove one of the two, or declare both through the plugin's resource`;
 }
 
 /** A create of a hook that another create of the deployment wrote into the same shop, as the service reports it. */
