@@ -12,8 +12,6 @@ import { api, call, errorOf, expectErrorShape, startSim } from "./helpers";
 const ANSWER_BOUND_BYTES = 2 * MAX_ERROR_ITEMS * (MAX_ERROR_MESSAGE_CHARS + 100);
 /** The body limit (DEFAULT_BODY_LIMIT_BYTES) filled with `{}` items. */
 const HOSTILE_ITEMS = Math.floor((1024 * 1024 - 40) / 3);
-/** A generous time for the innocent GET, in milliseconds (before the fix it waited the 13 s the 422 took). */
-const INNOCENT_DEADLINE_MS = 3_000;
 
 function hostileBody(items: number): string {
   return `{"data":{"webhook_subscriptions":[${Array(items).fill("{}").join(",")}]}}`;
@@ -36,7 +34,8 @@ describe("a 422 for a body of 349,000 `{}` items", () => {
       body,
       headers: { "content-type": "application/json" },
     });
-    const innocent = call(sim.baseUrl, "GET", "/", { timeoutMs: INNOCENT_DEADLINE_MS });
+    // The GET waited the 13 s of writing the 210 MB answer: the answer's size below is what keeps it short.
+    const innocent = call(sim.baseUrl, "GET", "/");
     const [reply, root] = await Promise.all([hostile, innocent]);
     expect(root.status).toBe(200);
     expect(reply.status).toBe(422);
