@@ -228,7 +228,7 @@ async function remove(deps: ApiDeps, segment: string, shop: string): Promise<Ans
 }
 
 /** Waits before a request is applied, once it has been read (a `late-apply` fault holds it there). */
-export type Hold = () => Promise<void>;
+type Hold = () => Promise<void>;
 
 /**
  * Handle one API request (faults already applied). Throws ApiError for every 4xx. `hold` is awaited once

@@ -12,7 +12,7 @@ export interface Slot<T> {
 }
 
 /** Listing chunks are gathered up to about this many characters before they are handed out. */
-export const LISTING_CHUNK_CHARS = 64 * 1024;
+const LISTING_CHUNK_CHARS = 64 * 1024;
 
 /** Items oldest first; at most `maxEntries` of them and at most `maxBytes` charged bytes (the newest stays). */
 export class BoundedQueue<T> {

@@ -75,7 +75,7 @@ export class UsageError extends Error {
 }
 
 /** What the command line asks for. */
-export type CliCommand = { help: true } | { help: false; options: SimulatorOptions };
+type CliCommand = { help: true } | { help: false; options: SimulatorOptions };
 
 /** The value of `--flag` if it is one of `allowed`; UsageError naming the flag and the values otherwise. */
 export function choice<T extends string>(

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { UsageError } from "./cli-args";
 
 /** Largest fixture file read, in bytes (an event's deliveries hold at most 256 KiB). */
-export const MAX_FIXTURE_BYTES = 1024 * 1024;
+const MAX_FIXTURE_BYTES = 1024 * 1024;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

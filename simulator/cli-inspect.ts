@@ -54,7 +54,7 @@ export function parseSince(text: string, now: number = Date.now()): number {
 }
 
 /** A parsed `deliveries` or `switches` command. */
-export type InspectCommand =
+type InspectCommand =
   | { kind: "deliveries"; baseUrl: string; filter: DeliveryFilter }
   | { kind: "switches"; baseUrl: string; patch: Record<string, unknown> };
 

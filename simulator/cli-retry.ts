@@ -13,7 +13,7 @@
  */
 
 /** Retry settings of the CLI; every duration in milliseconds. */
-export interface CliRetrySettings {
+interface CliRetrySettings {
   /** Attempts after the first. */
   readonly maxRetries: number;
   /** Backoff of the first retry when the answer gives no Retry-After, before jitter. */

@@ -42,7 +42,7 @@ export function setAssignments(items: readonly string[] | undefined, form: strin
 }
 
 /** A JSON number of a `--set` value that JSON.parse changes: where it is, its text, and what it becomes. */
-export interface ChangedNumber {
+interface ChangedNumber {
   /** The keys and indexes from the value down to the number ([] for the value itself). */
   path: string[];
   /** The number as written. */
@@ -64,7 +64,7 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
  * than the one written (9007199254740993, 9.007199254740993e15, 1e-400 -> 0); undefined when every number is
  * kept (1e300, 0.1, 1.0, 9007199254740992). Numbers inside strings are not numbers.
  */
-export function numberChanged(raw: string): ChangedNumber | undefined {
+function numberChanged(raw: string): ChangedNumber | undefined {
   // Each open object (the key of the member being read, undefined until it is read) or array (the index).
   const stack: ({ object: true; key?: string | undefined } | { object: false; index: number })[] = [];
   for (let i = 0; i < raw.length; ) {

@@ -36,7 +36,7 @@ export const EXIT_NOT_ACCEPTED = 1;
 export const EXIT_INVALID_EVENT = 2;
 
 /** A parsed client command: where to send which control request. */
-export interface ClientCommand {
+interface ClientCommand {
   baseUrl: string;
   path: `${typeof CONTROL_PREFIX}${"events" | "resend"}`;
   body: Record<string, unknown>;

@@ -12,9 +12,9 @@ import { InvalidInputError } from "./schemas";
 import { startSimulator } from "./simulator";
 
 /** Exit status for command-line (usage) errors. */
-export const EXIT_USAGE = 2;
+const EXIT_USAGE = 2;
 /** Exit status when the simulator cannot start (bad data file, port in use...). */
-export const EXIT_START_FAILED = 1;
+const EXIT_START_FAILED = 1;
 
 function usageError(error: unknown): never {
   if (!(error instanceof UsageError)) throw error;

@@ -36,20 +36,20 @@ const SAME_ORIGIN_FETCH = new Set(["same-origin", "none"]);
 const LONGEST_SHOWN = 100;
 
 /** Whether the host part of a Host value (`name[:port]`, `[v6][:port]`) is loopback. */
-export function isLoopbackHostValue(value: string): boolean {
+function isLoopbackHostValue(value: string): boolean {
   const host = value.startsWith("[") ? value.slice(1, value.indexOf("]")) : (value.split(":")[0] ?? "");
   const name = host.toLowerCase();
   return name === "localhost" || name.endsWith(".localhost") || isLoopbackAddress(name);
 }
 
 /** The name part of a Host value, lower-case, without port or brackets. */
-export function hostName(value: string): string {
+function hostName(value: string): string {
   const host = value.startsWith("[") ? value.slice(1, value.indexOf("]")) : (value.split(":")[0] ?? "");
   return host.toLowerCase();
 }
 
 /** Whether a Host value names loopback or one of the names the simulator was told it is reached by. */
-export function hostAllowed(value: string, allowed: ReadonlySet<string>): boolean {
+function hostAllowed(value: string, allowed: ReadonlySet<string>): boolean {
   return isLoopbackHostValue(value) || allowed.has(hostName(value));
 }
 

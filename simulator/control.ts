@@ -47,7 +47,7 @@ function* summaryChunks(sent: EmittedSummary): Iterable<string> {
 }
 
 /** A control request, detached from node:http so it can be tested with any peer address. */
-export interface ControlRequest {
+interface ControlRequest {
   method: string;
   /** Path starting with /__sim/. */
   path: string;

@@ -8,11 +8,11 @@
 /** The orders an event's deliveries can go out in: as built, last first, or shuffled by `orderSeed`. */
 export const DELIVERY_ORDERS = ["in-order", "reverse", "shuffled"] as const;
 /** One of DELIVERY_ORDERS. */
-export type DeliveryOrder = (typeof DELIVERY_ORDERS)[number];
+type DeliveryOrder = (typeof DELIVERY_ORDERS)[number];
 /** Longest an event may be held before its first delivery, in milliseconds (one minute). */
 export const MAX_EVENT_DELAY_MS = 60_000;
 /** Seed of the shuffle when an event asks for `shuffled` without `orderSeed`. */
-export const DEFAULT_ORDER_SEED = 1;
+const DEFAULT_ORDER_SEED = 1;
 
 /** mulberry32: a small seeded generator of numbers in [0, 1); the same seed gives the same sequence. */
 export function seededRandom(seed: number): () => number {

@@ -12,7 +12,7 @@ const MIN_CORE_CHARS = 6;
  * alphabet) that depend on the key's bits only, so that every base64 spelling of any bytes holding the key
  * at that alignment contains them.
  */
-export function base64Cores(key: Buffer): string[] {
+function base64Cores(key: Buffer): string[] {
   const cores: string[] = [];
   for (let alignment = 0; alignment < 3; alignment++) {
     const low = Buffer.concat([Buffer.alloc(alignment, 0x00), key, Buffer.alloc(3, 0x00)]).toString("base64");
@@ -32,7 +32,7 @@ export function base64Cores(key: Buffer): string[] {
 }
 
 /** Decode %XX escapes (invalid ones left as they are) to Latin-1 characters, byte for byte. */
-export function percentDecode(text: string): string {
+function percentDecode(text: string): string {
   return text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) =>
     String.fromCharCode(Number.parseInt(hex, 16)),
   );

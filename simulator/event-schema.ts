@@ -13,13 +13,13 @@ import { InvalidInputError, parse, shopName } from "./schemas";
 import { SET_PATH, SET_PATH_RULE } from "./set-path";
 
 /** Deepest nesting of a value an event sets. */
-export const MAX_OVERRIDE_DEPTH = 32;
+const MAX_OVERRIDE_DEPTH = 32;
 /** Largest `orderSeed` (a 32-bit unsigned integer). */
 export const MAX_ORDER_SEED = 4_294_967_295;
 /** Longest `senderKey`, in characters. */
-export const MAX_SENDER_KEY_CHARS = 256;
+const MAX_SENDER_KEY_CHARS = 256;
 /** Longest JSON text of one value an event sets, in characters. */
-export const MAX_OVERRIDE_CHARS = 16 * 1024;
+const MAX_OVERRIDE_CHARS = 16 * 1024;
 
 const fieldName = z.string().regex(FIELD_NAME, FIELD_NAME_RULE);
 const setName = z.string().regex(SET_PATH, SET_PATH_RULE);

@@ -27,7 +27,7 @@ import type { SubscriptionStore } from "./store";
 import type { Switches } from "./types";
 
 /** What the deliverer works with. */
-export interface DelivererDeps {
+interface DelivererDeps {
   store: SubscriptionStore;
   switches(): Switches;
   /** Base64 of the shop's first read-write key, sent in API_KEY_HEADER. */
@@ -57,7 +57,7 @@ interface Target {
 }
 
 /** Whether an attempt's outcome counts as accepted under `deliveryFailure`. */
-export function attemptResult(outcome: AttemptOutcome, failure: Switches["deliveryFailure"]): AttemptResult {
+function attemptResult(outcome: AttemptOutcome, failure: Switches["deliveryFailure"]): AttemptResult {
   if (outcome.status === undefined) return outcome.timedOut ? "timeout" : "unreachable";
   const failed = failure === "5xx" ? outcome.status >= 500 : outcome.status < 200 || outcome.status > 299;
   return failed ? "refused" : "accepted";

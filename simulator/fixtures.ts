@@ -12,16 +12,16 @@ import { isPath, setAtPath } from "./set-path";
 import type { Switches } from "./types";
 
 /** Shipment status a `shipment_status_change` gets when the event names none (3: en route, handed to carrier). */
-export const DEFAULT_SHIPMENT_STATUS = 3;
+const DEFAULT_SHIPMENT_STATUS = 3;
 /** Label status when the event names none. */
-export const DEFAULT_LABEL_STATUS = "success";
+const DEFAULT_LABEL_STATUS = "success";
 /** Order status when the event names none. */
-export const DEFAULT_ORDER_STATUS = "processed";
+const DEFAULT_ORDER_STATUS = "processed";
 /** Host of the placeholder label URLs (never served). */
-export const LABEL_HOST = "labels.shipping-sim.invalid";
+const LABEL_HOST = "labels.shipping-sim.invalid";
 
 /** What building payloads needs beyond the event. */
-export interface FixtureContext {
+interface FixtureContext {
   /** The shop's 1-based number (`shop_id`). */
   shopNumber: number;
   eventField: Switches["eventField"];

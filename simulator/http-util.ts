@@ -14,7 +14,7 @@ export interface Answer {
  * The outcome of reading a body: the bytes, "too large" (the rest was drained, or the socket is to be
  * closed), or "timed out" (the body did not arrive within the time allowed; the socket is to be closed).
  */
-export type BodyResult =
+type BodyResult =
   | { ok: true; bytes: Buffer; timedOut?: undefined }
   | { ok: false; drained: boolean; timedOut?: undefined }
   | { ok: false; drained: false; timedOut: true };
@@ -77,7 +77,7 @@ export function readBody(req: IncomingMessage, limitBytes: number, timeoutMs: nu
  * Whether the request declared a body that has not been read to its end when the answer goes out (a GET with
  * `Content-Length: 1000000` trickling in, a refusal before the body is read).
  */
-export function bodyUnread(req: IncomingMessage): boolean {
+function bodyUnread(req: IncomingMessage): boolean {
   if (req.complete) return false;
   const length = req.headers["content-length"];
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");

@@ -124,7 +124,7 @@ export function isJsonText(text: string): boolean {
 }
 
 /** The index after the value that starts at `i` in text `isJsonText` accepted. */
-export function valueEnd(text: string, i: number): number {
+function valueEnd(text: string, i: number): number {
   const c = text.charCodeAt(i);
   if (c === QUOTE) return stringEnd(text, i);
   if (c !== OPEN_OBJECT && c !== OPEN_ARRAY) return primitiveEnd(text, i);
@@ -144,7 +144,7 @@ export function valueEnd(text: string, i: number): number {
 }
 
 /** Where one value lies in the text: from `start` to before `end`. */
-export interface Span {
+interface Span {
   start: number;
   end: number;
 }
@@ -169,7 +169,7 @@ export function* elements(text: string, i: number): Generator<Span> {
 }
 
 /** The members of the object at `i` in checked text, in order, each as its decoded key and value span. */
-export function* members(text: string, i: number): Generator<Span & { key: string }> {
+function* members(text: string, i: number): Generator<Span & { key: string }> {
   let at = skipSpace(text, i + 1);
   if (text.charCodeAt(at) === CLOSE_OBJECT) return;
   for (;;) {

@@ -65,7 +65,7 @@ export function stringifyJson(
 }
 
 /** Longest text of a value shown in an error message, in characters. */
-export const SHOWN_VALUE_CHARS = 100;
+const SHOWN_VALUE_CHARS = 100;
 
 /**
  * A number as the client may have sent it: JSON.parse reads `1e99999` as Infinity (JSON.stringify would say

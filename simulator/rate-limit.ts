@@ -7,7 +7,7 @@ import { PRODUCTION_RATE_LIMIT } from "./constants";
 import type { RateLimitSettings, Switches } from "./types";
 
 /** The verdict for one request. */
-export interface RateDecision {
+interface RateDecision {
   allowed: boolean;
   /** Limit of this method in the window. */
   limit: number;

@@ -31,7 +31,7 @@ function lowerCaseAround(text: string): string {
  * lower-case names, repeated headers joined with ", ", Authorization redacted, any key elsewhere scrubbed
  * (names included).
  */
-export function loggedHeaders(req: IncomingMessage, ring: KeyRing): Record<string, string> {
+function loggedHeaders(req: IncomingMessage, ring: KeyRing): Record<string, string> {
   const joined = new Map<string, string>();
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {

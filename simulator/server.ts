@@ -40,7 +40,7 @@ import type { RequestLog } from "./request-log";
 import type { RequestLogEntry } from "./types";
 
 /** Everything the server dispatches to. */
-export interface ServerDeps {
+interface ServerDeps {
   api: ApiDeps;
   control: ControlTarget;
   log: RequestLog;
@@ -56,7 +56,7 @@ export interface ServerDeps {
 }
 
 /** A server plus the means to stop it without waiting for stalled or delayed requests. */
-export interface SimServer {
+interface SimServer {
   server: Server;
   /** Stop listening, destroy every connection and cancel pending fault timers. */
   close(): Promise<void>;

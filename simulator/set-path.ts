@@ -10,9 +10,9 @@ import { describeValue } from "./json-text";
 import { setOwn } from "./records";
 
 /** Most segments of one path (a field and 7 more fields or indexes). */
-export const MAX_PATH_SEGMENTS = 8;
+const MAX_PATH_SEGMENTS = 8;
 /** Largest array index a path may name. */
-export const MAX_PATH_INDEX = 9_999;
+const MAX_PATH_INDEX = 9_999;
 
 const NAME = "[A-Za-z][A-Za-z0-9_]{0,63}";
 /** What a name of `set` must look like: a field name, or a path of them and array indexes joined by ".". */
@@ -21,7 +21,7 @@ export const SET_PATH = new RegExp(`^${NAME}(?:\\.(?:${NAME}|\\d{1,4})){0,${MAX_
 export const SET_PATH_RULE = `must be a field name (a letter, then letters, digits or _, at most 64) or a path of up to ${MAX_PATH_SEGMENTS} of them and array indexes (0-${MAX_PATH_INDEX}) joined by ".", e.g. barcode, meta.source or lines.0.sku`;
 
 /** One segment of a path: a field name, or an array index. */
-export type Segment = string | number;
+type Segment = string | number;
 
 /** The segments of a path SET_PATH accepts (indexes as numbers). */
 export function pathSegments(path: string): Segment[] {

@@ -88,7 +88,7 @@ export interface Switches {
  * dormant until a request of that method has arrived (for example `after: "POST"`: the listing before a write
  * passes, the read-back or the listing that confirms it fails).
  */
-export interface FaultMatch {
+interface FaultMatch {
   method?: string;
   request?: "listing" | "ids";
   after?: string;

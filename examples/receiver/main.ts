@@ -12,7 +12,7 @@ import { startReceiver } from "./receiver";
 import { subscribeReceiver } from "./subscribe";
 
 /** Port the receiver listens on by default. */
-export const DEFAULT_RECEIVER_PORT = 8443;
+const DEFAULT_RECEIVER_PORT = 8443;
 /** The demo shop's key of the simulator's default shops. */
 const DEMO_KEY = "sim_demo_rw";
 /** How long `--subscribe` waits for the simulator to come up, in milliseconds, and between tries. */

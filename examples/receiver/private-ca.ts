@@ -28,9 +28,9 @@ export interface PrivateCa<OtherHost extends string = never> {
 }
 
 /** Days the certificates are valid: long enough for a CI run, short enough to be worthless if leaked. */
-export const CERTIFICATE_DAYS = 2;
+const CERTIFICATE_DAYS = 2;
 /** Longest any one openssl call may take, in milliseconds. */
-export const OPENSSL_TIMEOUT_MS = 30_000;
+const OPENSSL_TIMEOUT_MS = 30_000;
 
 const EC_KEY = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
 

@@ -8,7 +8,7 @@ import { connect } from "node:net";
 import type { Context } from "./scenarios";
 
 /** Longest a held client waits for the simulator to close, in milliseconds (its headers timeout is 10 s). */
-export const HELD_CLIENT_CAP_MS = 20_000;
+const HELD_CLIENT_CAP_MS = 20_000;
 /** Time between trickled body bytes, in milliseconds. */
 const TRICKLE_EVERY_MS = 500;
 

@@ -32,7 +32,7 @@ export function op(stack: StackName, operation: Extract<Step, { kind: "operation
 }
 
 /** A config step: a shop entry's service, spelling and key. */
-export function config(stack: StackName, entry: ShopEntry, target: Target): Step {
+function config(stack: StackName, entry: ShopEntry, target: Target): Step {
   return { kind: "config", stack, entry, target };
 }
 

@@ -114,7 +114,7 @@ export const wrongTypes: fc.Arbitrary<string> = fc
   .map((body) => JSON.stringify(body));
 
 /** The id lists issue 10 names. */
-export const NAMED_BAD_IDS = [
+const NAMED_BAD_IDS = [
   "1;;2",
   "abc",
   "-1",

@@ -14,7 +14,7 @@ export interface MalformedRequest {
 }
 
 /** Keys and ids the generated requests use; the ids are seeded before the flood. */
-export interface Fixture {
+interface Fixture {
   readonly key: string;
   readonly readOnlyKey: string;
   /** Ids of the shop of `key`. */

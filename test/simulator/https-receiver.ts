@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 import { createPrivateCa, type PrivateCa } from "../../examples/receiver/private-ca";
 
 /** One request the receiver got. */
-export interface Arrival {
+interface Arrival {
   path: string;
   headers: IncomingHttpHeaders;
   /** The body as text (parse it in the test). */
@@ -17,7 +17,7 @@ export interface Arrival {
 }
 
 /** How to answer one request: a status and body, or no answer at all ("stall", until the client gives up). */
-export type Answer = { status: number; body?: string } | "stall";
+type Answer = { status: number; body?: string } | "stall";
 
 /** A running receiver. */
 export interface TestReceiver {
