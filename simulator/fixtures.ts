@@ -5,10 +5,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { SIM_ACCOUNT_ID } from "./constants";
-import type { SimEvent } from "./delivery-types";
+import type { SimEvent } from "./deliveryTypes";
 import { setOwn } from "./records";
 import { InvalidInputError } from "./schemas";
-import { isPath, setAtPath } from "./set-path";
+import { isPath, setAtPath } from "./setPath";
 import type { Switches } from "./types";
 
 /** Shipment status a `shipment_status_change` gets when the event names none (3: en route, handed to carrier). */
@@ -94,7 +94,7 @@ function basePayloads(event: SimEvent, ctx: FixtureContext): Payload[] {
 
 /**
  * The payloads of `event` (its `count` of them), with the `event` key first when the switch includes it,
- * then the event's `unset` and `set` overrides, in order (a path of `set` sets a nested value, set-path.ts;
+ * then the event's `unset` and `set` overrides, in order (a path of `set` sets a nested value, setPath.ts;
  * one that does not fit the payload is an InvalidInputError naming it, the reason and the fix).
  */
 export function eventPayloads(event: SimEvent, ctx: FixtureContext): Payload[] {

@@ -8,7 +8,7 @@ import { isIPv6 } from "node:net";
 import type { Duplex } from "node:stream";
 import { CLOSE_LINGER_MS } from "./constants";
 import { ApiError, ERROR_CODES } from "./errors";
-import { errorAnswer } from "./http-util";
+import { errorAnswer } from "./httpUtil";
 
 /** A request target split into a normalised path (for routing), the path as sent (for the log) and the query. */
 export interface Target {

@@ -20,12 +20,12 @@ import {
   MAX_CONCURRENT_EMITS,
 } from "./constants";
 import type { ControlTarget } from "./control";
-import { hostPolicyProblem } from "./control-guard";
-import { answerControl, type ControlDeps, toAnswer } from "./control-http";
+import { hostPolicyProblem } from "./controlGuard";
+import { answerControl, type ControlDeps, toAnswer } from "./controlHttp";
 import { ApiError, ERROR_CODES } from "./errors";
 import type { FaultList } from "./faults";
-import { type Answer, ClientGoneError, errorAnswer, send } from "./http-util";
-import { ListingGate } from "./json-stream";
+import { type Answer, ClientGoneError, errorAnswer, send } from "./httpUtil";
+import { ListingGate } from "./jsonStream";
 import {
   answerOnSocket,
   expectationFailed,
@@ -36,7 +36,7 @@ import {
   transferCodingProblem,
   versionProblem,
 } from "./protocol";
-import type { RequestLog } from "./request-log";
+import type { RequestLog } from "./requestLog";
 import type { RequestLogEntry } from "./types";
 
 /** Everything the server dispatches to. */

@@ -4,7 +4,7 @@
  * in `{type:"start", baseUrl, durationMs, seed}` and `{type:"sample"}`; out `{type:"sample", stats}` and
  * `{type:"done", slots, total, received}`.
  */
-import { seededRandom } from "../../simulator/delivery-order";
+import { seededRandom } from "../../simulator/deliveryOrder";
 import { notifier, startSoakReceiver, subscribeReceiver } from "./deliveries";
 import { heldSockets } from "./held-sockets";
 import { amplifier, hostile } from "./hostile";

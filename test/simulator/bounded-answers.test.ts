@@ -17,7 +17,7 @@ function hostileBody(items: number): string {
   return `{"data":{"webhook_subscriptions":[${Array(items).fill("{}").join(",")}]}}`;
 }
 
-/** Brackets around the `{}` items of nestedBody: deeper than json-scan.ts MAX_CUT_DEPTH (8). */
+/** Brackets around the `{}` items of nestedBody: deeper than jsonScan.ts MAX_CUT_DEPTH (8). */
 const NESTING = 9;
 
 /** `{"x":[[[[[[[[[{},{},…]]]]]]]]]}`: the items of hostileBody below the depth where parsedStart stops cutting. */

@@ -6,9 +6,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../simulator/cli-args";
-import { overFixture } from "../../simulator/cli-fixture";
-import { EXIT_ACCEPTED, EXIT_INVALID_EVENT, parseClientCommand } from "../../simulator/cli-trigger";
+import { UsageError } from "../../simulator/cliArgs";
+import { overFixture } from "../../simulator/cliFixture";
+import { EXIT_ACCEPTED, EXIT_INVALID_EVENT, parseClientCommand } from "../../simulator/cliTrigger";
 import { api, runTrigger, startSim, subs } from "./helpers";
 import { useReceiver } from "./https-receiver";
 

@@ -4,14 +4,14 @@
  */
 import { execFile } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../simulator/cli-args";
+import { UsageError } from "../../simulator/cliArgs";
 import {
   type DeliveryFilter,
   deliveryMatches,
   parseInspectCommand,
   parseSince,
   runInspectCommand,
-} from "../../simulator/cli-inspect";
+} from "../../simulator/cliInspect";
 import { api, startSim, subs } from "./helpers";
 import { startReceiver } from "./https-receiver";
 import { CLI, ROOT } from "./simProcess";

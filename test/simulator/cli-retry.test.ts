@@ -9,8 +9,8 @@ import {
   parseRetryAfter,
   retryDelayMs,
   shouldRetry,
-} from "../../simulator/cli-retry";
-import { EXIT_ACCEPTED, parseClientCommand, runClientCommand } from "../../simulator/cli-trigger";
+} from "../../simulator/cliRetry";
+import { EXIT_ACCEPTED, parseClientCommand, runClientCommand } from "../../simulator/cliTrigger";
 import { MAX_CONCURRENT_EMITS } from "../../simulator/constants";
 import { api, call, startSim, subs, until } from "./helpers";
 import { startReceiver } from "./https-receiver";

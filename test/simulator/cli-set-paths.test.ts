@@ -4,8 +4,8 @@
  * fix; an integer the JSON number would change (beyond 2^53) is refused before anything is sent.
  */
 import { describe, expect, it } from "vitest";
-import { setAssignments } from "../../simulator/cli-set";
-import { EXIT_ACCEPTED, EXIT_INVALID_EVENT, parseClientCommand } from "../../simulator/cli-trigger";
+import { setAssignments } from "../../simulator/cliSet";
+import { EXIT_ACCEPTED, EXIT_INVALID_EVENT, parseClientCommand } from "../../simulator/cliTrigger";
 import type { RunningSimulator } from "../../simulator/index";
 import { api, type CommandRun, runTrigger, startSim, subs } from "./helpers";
 import { useReceiver } from "./https-receiver";

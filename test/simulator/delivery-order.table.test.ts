@@ -1,6 +1,6 @@
 /** The order an event's deliveries go out in (`order`, `orderSeed`): in order, reversed, or a seeded shuffle. */
 import { describe, expect, it } from "vitest";
-import { deliveryOrder } from "../../simulator/delivery-order";
+import { deliveryOrder } from "../../simulator/deliveryOrder";
 
 describe("deliveryOrder", () => {
   it.each<[number, "in-order" | "reverse" | "shuffled", number | undefined, number[]]>([

@@ -4,7 +4,7 @@
  * following the deliveries sees (records with headers, duration and the receiver's answer; one line each).
  */
 import { describe, expect, it } from "vitest";
-import { formatAttempt } from "../../simulator/delivery-format";
+import { formatAttempt } from "../../simulator/deliveryFormat";
 import type { Delivery, Emitted, RunningSimulator, SimEvent, Switches } from "../../simulator/index";
 import { api, b64, call, RW_KEY, startSim, subs } from "./helpers";
 import { useReceiver } from "./https-receiver";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrivateCa, type PrivateCa } from "../../examples/receiver/private-ca";
-import { defaultRoots } from "../../simulator/delivery-http";
+import { defaultRoots } from "../../simulator/deliveryHttp";
 import type { EmittedSummary } from "../../simulator/index";
 import { api, call, subs } from "./helpers";
 import { startReceiver, type TestReceiver } from "./https-receiver";

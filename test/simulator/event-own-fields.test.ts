@@ -5,8 +5,8 @@
  * Number.MAX_SAFE_INTEGER refused; a negative flag value gets the flag's own rule.
  */
 import { describe, expect, it } from "vitest";
-import { parseCli, UsageError } from "../../simulator/cli-args";
-import { EXIT_INVALID_EVENT, parseClientCommand, runClientCommand } from "../../simulator/cli-trigger";
+import { parseCli, UsageError } from "../../simulator/cliArgs";
+import { EXIT_INVALID_EVENT, parseClientCommand, runClientCommand } from "../../simulator/cliTrigger";
 import type { RunningSimulator } from "../../simulator/index";
 import { api, call, expectErrorShape, startSim, subs } from "./helpers";
 import { useReceiver } from "./https-receiver";

@@ -5,7 +5,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
-import { parseClientCommand, runClientCommand } from "../../simulator/cli-trigger";
+import { parseClientCommand, runClientCommand } from "../../simulator/cliTrigger";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../simulator/index";
 
 /** The demo shop's read-write key (DEFAULT_SHOPS). */

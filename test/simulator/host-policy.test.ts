@@ -4,7 +4,7 @@
  * that names loopback or a name the simulator was started with (`allowedHosts`, `--allow-host`).
  */
 import { describe, expect, it } from "vitest";
-import { parseCli } from "../../simulator/cli-args";
+import { parseCli } from "../../simulator/cliArgs";
 import { InvalidInputError, startSimulator } from "../../simulator/index";
 import { api, auth, call, expectErrorShape, startSim, subs } from "./helpers";
 

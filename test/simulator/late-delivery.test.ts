@@ -4,8 +4,8 @@
  * --delay-ms --order --order-seed` asks for the same.
  */
 import { describe, expect, it } from "vitest";
-import { EXIT_ACCEPTED, parseClientCommand, runClientCommand } from "../../simulator/cli-trigger";
-import { deliveryOrder } from "../../simulator/delivery-order";
+import { EXIT_ACCEPTED, parseClientCommand, runClientCommand } from "../../simulator/cliTrigger";
+import { deliveryOrder } from "../../simulator/deliveryOrder";
 import type { RunningSimulator, SimEvent } from "../../simulator/index";
 import { api, call, startSim, subs, until } from "./helpers";
 import { useReceiver } from "./https-receiver";

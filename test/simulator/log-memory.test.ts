@@ -10,7 +10,7 @@ import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KeyRing } from "../../simulator/auth";
 import type { RunningSimulator } from "../../simulator/index";
-import { RequestLog } from "../../simulator/request-log";
+import { RequestLog } from "../../simulator/requestLog";
 import { api, call, eventually, expectErrorShape, type Reply, startSim, subs } from "./helpers";
 import { startReceiver, type TestReceiver } from "./https-receiver";
 

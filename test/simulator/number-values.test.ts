@@ -3,7 +3,7 @@
  * of `1e99999` was said to be null, and a shipment_id of 2^53 + 1 was reported as 2^53.
  */
 import { describe, expect, it } from "vitest";
-import { describeValue } from "../../simulator/json-text";
+import { describeValue } from "../../simulator/jsonText";
 import { api, call, expectErrorShape, startSim } from "./helpers";
 
 describe("describeValue of numbers", () => {

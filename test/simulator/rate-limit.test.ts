@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RunningSimulator } from "../../simulator/index";
-import { RateLimiter } from "../../simulator/rate-limit";
+import { RateLimiter } from "../../simulator/rateLimit";
 import { api, auth, expectErrorShape, RO_KEY, startSim, subs } from "./helpers";
 
 const T0 = new Date("2030-01-01T00:00:00Z").getTime();

@@ -8,7 +8,7 @@ import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { KeyRing } from "../../simulator/auth";
 import { InvalidInputError, startSimulator } from "../../simulator/index";
-import { RequestLog } from "../../simulator/request-log";
+import { RequestLog } from "../../simulator/requestLog";
 import { api, call, expectErrorShape, startSim } from "./helpers";
 
 const A = "https://example.com/a";

@@ -3,7 +3,7 @@
  * that the receiver refuses it; the key stays redacted in the delivery log.
  */
 import { describe, expect, it } from "vitest";
-import { parseClientCommand } from "../../simulator/cli-trigger";
+import { parseClientCommand } from "../../simulator/cliTrigger";
 import { api, b64, call, RW_KEY, startSim, subs } from "./helpers";
 import { useReceiver } from "./https-receiver";
 

@@ -3,9 +3,9 @@
  * where a path lands, and why one that does not fit the payload is refused, with the fix.
  */
 import { describe, expect, it } from "vitest";
-import { parseEvent } from "../../simulator/event-schema";
+import { parseEvent } from "../../simulator/eventSchema";
 import { eventPayloads } from "../../simulator/fixtures";
-import { SET_PATH, setAtPath } from "../../simulator/set-path";
+import { SET_PATH, setAtPath } from "../../simulator/setPath";
 
 const payload = (): Record<string, unknown> => ({
   shipment_id: 7,

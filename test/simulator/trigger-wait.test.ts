@@ -6,8 +6,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT_NOT_ACCEPTED, parseClientCommand, runClientCommand } from "../../simulator/cli-trigger";
-import { WAIT_MARGIN_MS, worstCaseMs } from "../../simulator/cli-wait";
+import { EXIT_NOT_ACCEPTED, parseClientCommand, runClientCommand } from "../../simulator/cliTrigger";
+import { WAIT_MARGIN_MS, worstCaseMs } from "../../simulator/cliWait";
 import { MAX_EVENT_COUNT } from "../../simulator/constants";
 import { api, startSim, subs } from "./helpers";
 import { startReceiver, type TestReceiver } from "./https-receiver";

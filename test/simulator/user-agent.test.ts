@@ -1,6 +1,6 @@
 /** The `requireUserAgent` switch: the spec's `User-Agent: CustomApiCall/2`, enforced only when asked. */
 import { describe, expect, it } from "vitest";
-import { parseCli } from "../../simulator/cli-args";
+import { parseCli } from "../../simulator/cliArgs";
 import { auth, call, expectErrorShape, startSim } from "./helpers";
 
 const LIST = "/webhook_subscriptions";

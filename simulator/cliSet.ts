@@ -3,12 +3,12 @@
  * else as text, and a JSON number the parse would change (beyond the largest double, more digits than a double
  * holds, an integer beyond 2^53), anywhere in the value, refused naming where it is and the number it would become.
  */
-import { UsageError } from "./cli-args";
-import { stringEnd } from "./json-scan";
+import { UsageError } from "./cliArgs";
+import { stringEnd } from "./jsonScan";
 import { setOwn } from "./records";
 
 /**
- * The repeated `--set name=value` of a client command (`trigger`; `switches` in cli-inspect.ts) as an object, each value as JSON when it parses (`5`,
+ * The repeated `--set name=value` of a client command (`trigger`; `switches` in cliInspect.ts) as an object, each value as JSON when it parses (`5`,
  * `true`), else as text (`5xx`, `3SABC123`). Every name becomes an own property (`__proto__` included, for the
  * simulator to refuse); an item without a name is a UsageError quoting `form`, e.g. "name=value, e.g. --set
  * deliveryAttempts=5"; so is a JSON number the parse would change (numberChanged), naming its path and the fix.

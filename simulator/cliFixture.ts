@@ -5,7 +5,7 @@
  * checks the result as any event (422, exit 2, naming the field).
  */
 import { readFileSync } from "node:fs";
-import { UsageError } from "./cli-args";
+import { UsageError } from "./cliArgs";
 
 /** Largest fixture file read, in bytes (an event's deliveries hold at most 256 KiB). */
 const MAX_FIXTURE_BYTES = 1024 * 1024;

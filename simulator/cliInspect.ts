@@ -6,12 +6,12 @@
 import { parseArgs } from "node:util";
 import { fetch } from "undici";
 import { HOOKS, isHook } from "../contract/hooks";
-import { UsageError, usageErrorsOf } from "./cli-args";
-import { setAssignments } from "./cli-set";
-import { baseUrl, EXIT_ACCEPTED, EXIT_INVALID_EVENT, EXIT_NOT_ACCEPTED } from "./cli-trigger";
+import { UsageError, usageErrorsOf } from "./cliArgs";
+import { setAssignments } from "./cliSet";
+import { baseUrl, EXIT_ACCEPTED, EXIT_INVALID_EVENT, EXIT_NOT_ACCEPTED } from "./cliTrigger";
 import { CONTROL_PREFIX } from "./constants";
-import { formatAttempt } from "./delivery-format";
-import type { AttemptResult, Delivery } from "./delivery-types";
+import { formatAttempt } from "./deliveryFormat";
+import type { AttemptResult, Delivery } from "./deliveryTypes";
 
 /** Longest wait for the simulator's answer, in milliseconds. */
 const INSPECT_TIMEOUT_MS = 30_000;

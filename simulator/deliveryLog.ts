@@ -3,9 +3,9 @@
  * defect 3). Bodies are kept as the JSON text that was sent (never as a parsed tree), and the listing is
  * streamed from the live log.
  */
-import { BoundedQueue } from "./bounded-queue";
+import { BoundedQueue } from "./boundedQueue";
 import { DELIVERY_LOG_LIMIT, DELIVERY_RECORD_OVERHEAD_BYTES } from "./constants";
-import type { AttemptSummary, Delivery, Emitted, EmittedSummary, NotDelivered } from "./delivery-types";
+import type { AttemptSummary, Delivery, Emitted, EmittedSummary, NotDelivered } from "./deliveryTypes";
 
 /** A record without its body, and the body as sent. */
 export interface LoggedDelivery {

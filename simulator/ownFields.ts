@@ -8,10 +8,10 @@
 import { z } from "zod";
 import type { Hook } from "../contract/hooks";
 import { MAX_LABEL_SHIPMENT_IDS } from "./constants";
-import { describeValue, stringifyJson } from "./json-text";
+import { describeValue, stringifyJson } from "./jsonText";
 import { setOwn } from "./records";
 import { InvalidInputError, SHIPMENT_STATUSES } from "./schemas";
-import { isPath, pathSegments, SET_PATH, SET_PATH_RULE } from "./set-path";
+import { isPath, pathSegments, SET_PATH, SET_PATH_RULE } from "./setPath";
 
 const positiveInt = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 /** A UUID, any case. */
@@ -21,7 +21,7 @@ export const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 /** Why a field name is refused. */
 export const FIELD_NAME_RULE = "must be a field name: a letter, then letters, digits or _ (at most 64)";
 
-/** The schemas of the event fields (shared with event-schema.ts). */
+/** The schemas of the event fields (shared with eventSchema.ts). */
 export const EVENT_FIELD_SCHEMAS = {
   shipmentId: positiveInt,
   shipmentStatus: positiveInt.refine(

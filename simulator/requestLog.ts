@@ -7,14 +7,14 @@
  */
 import type { IncomingMessage } from "node:http";
 import { type KeyRing, REDACTED, redactAuthorization } from "./auth";
-import { BoundedQueue, type Slot } from "./bounded-queue";
+import { BoundedQueue, type Slot } from "./boundedQueue";
 import {
   LOG_BODY_MAX_CHARS,
   LOG_BODY_PREVIEW_CHARS,
   LOG_ENTRY_OVERHEAD_BYTES,
   LOG_HEADER_OVERHEAD_BYTES,
 } from "./constants";
-import { stringifyJson } from "./json-text";
+import { stringifyJson } from "./jsonText";
 import { setOwn } from "./records";
 import type { RequestLogEntry } from "./types";
 
@@ -126,7 +126,7 @@ export class RequestLog {
    * Record the parsed JSON body of `entry` (of `sizeBytes` bytes on the wire), scrubbed of credentials. A
    * body whose JSON text exceeds LOG_BODY_MAX_CHARS is kept as a preview of its first
    * LOG_BODY_PREVIEW_CHARS characters, with `bodyTruncated: true`; so is a body `cut` says is only the
-   * start of what was sent (json-scan.ts `parsedStart`, for a large body never built whole).
+   * start of what was sent (jsonScan.ts `parsedStart`, for a large body never built whole).
    */
   recordBody(entry: RequestLogEntry, body: unknown, sizeBytes: number, ring: KeyRing, cut = false): void {
     const slot = this.#byEntry.get(entry);

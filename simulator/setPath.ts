@@ -6,7 +6,7 @@
  * object or array, an index past an array's end, or the delivery's own envelope is refused with the reason
  * and the fix.
  */
-import { describeValue } from "./json-text";
+import { describeValue } from "./jsonText";
 import { setOwn } from "./records";
 
 /** Most segments of one path (a field and 7 more fields or indexes). */

@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { MAX_CONCURRENT_LISTINGS } from "./constants";
-import { answerHeaders } from "./http-util";
+import { answerHeaders } from "./httpUtil";
 
 /** The body of an answer given as chunks of JSON text (together: one JSON value). */
 export class JsonChunks {

@@ -10,10 +10,10 @@ import {
   MAX_CONCURRENT_LISTINGS,
 } from "./constants";
 import { type ControlTarget, handleControl } from "./control";
-import { controlRefusal } from "./control-guard";
+import { controlRefusal } from "./controlGuard";
 import { ApiError, decodeUtf8Body, ERROR_CODES, parseJsonBody } from "./errors";
-import { type Answer, contentEncodingProblem, errorAnswer, readBody, send } from "./http-util";
-import { JsonChunks, type ListingGate, sendChunks } from "./json-stream";
+import { type Answer, contentEncodingProblem, errorAnswer, readBody, send } from "./httpUtil";
+import { JsonChunks, type ListingGate, sendChunks } from "./jsonStream";
 
 /** What answering control requests needs. */
 export interface ControlDeps {
@@ -25,7 +25,7 @@ export interface ControlDeps {
   emitGate: ListingGate;
   /** Names besides loopback a Host may give (`allowedHosts`). */
   allowedHosts: ReadonlySet<string>;
-  /** Started with `expose`: control requests from other machines are answered (control-guard.ts). */
+  /** Started with `expose`: control requests from other machines are answered (controlGuard.ts). */
   exposed: boolean;
   scrub(text: string): string;
 }

@@ -5,12 +5,12 @@
  */
 import { z } from "zod";
 import { MAX_EVENT_COUNT, MAX_OVERRIDES } from "./constants";
-import { DELIVERY_ORDERS, MAX_EVENT_DELAY_MS } from "./delivery-order";
-import type { SimEvent } from "./delivery-types";
-import { nestedDeeperThan, stringifyJson } from "./json-text";
-import { EVENT_FIELD_SCHEMAS as F, FIELD_NAME, FIELD_NAME_RULE, ownFieldsMoved, UUID } from "./own-fields";
+import { DELIVERY_ORDERS, MAX_EVENT_DELAY_MS } from "./deliveryOrder";
+import type { SimEvent } from "./deliveryTypes";
+import { nestedDeeperThan, stringifyJson } from "./jsonText";
+import { EVENT_FIELD_SCHEMAS as F, FIELD_NAME, FIELD_NAME_RULE, ownFieldsMoved, UUID } from "./ownFields";
 import { InvalidInputError, parse, shopName } from "./schemas";
-import { SET_PATH, SET_PATH_RULE } from "./set-path";
+import { SET_PATH, SET_PATH_RULE } from "./setPath";
 
 /** Deepest nesting of a value an event sets. */
 const MAX_OVERRIDE_DEPTH = 32;
@@ -84,7 +84,7 @@ function lastShipmentId(event: SimEvent): [string, number] | undefined {
 /**
  * Validate an event to emit; throws InvalidInputError naming the field, the rule and the fix. Payload
  * fields of `set` that are the event's own (`status`, `shipment_id`...) are checked and moved to the event
- * first (own-fields.ts), so they follow the same rules however they are given.
+ * first (ownFields.ts), so they follow the same rules however they are given.
  */
 export function parseEvent(input: unknown): SimEvent {
   const event = parse(simEvent, ownFieldsMoved(input), "event") as SimEvent;

@@ -5,7 +5,7 @@ import type { Hook } from "../contract/hooks";
 export interface PayloadOverrides {
   /**
    * Fields to set, by their name on the wire (`barcode`, `order_id`, even `event`), or paths into them
-   * (`meta.source`, `lines.0.sku`: set-path.ts); at most 32.
+   * (`meta.source`, `lines.0.sku`: setPath.ts); at most 32.
    */
   set?: Record<string, unknown>;
   /** Fields to leave out, by their name on the wire. */

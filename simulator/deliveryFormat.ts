@@ -1,5 +1,5 @@
 /** One line per delivery attempt, for a person watching the simulator's output or a `trigger`. */
-import type { Delivery } from "./delivery-types";
+import type { Delivery } from "./deliveryTypes";
 
 /** The host (and port) of a delivery's URL, or the URL itself when it does not parse. */
 function targetHost(url: string): string {

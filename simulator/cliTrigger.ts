@@ -8,16 +8,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { Agent, fetch } from "undici";
 import { HOOKS, type Hook } from "../contract/hooks";
-import { choice, integerFlag, negativeValuesJoined, UsageError, usageErrorsOf } from "./cli-args";
-import { overFixture, readFixture } from "./cli-fixture";
-import { CLI_RETRY_SETTINGS, parseRetryAfter, retryDelayMs, shouldRetry } from "./cli-retry";
-import { setAssignments } from "./cli-set";
-import { shownDuration, type WaitSwitches, worstCaseMs } from "./cli-wait";
+import { choice, integerFlag, negativeValuesJoined, UsageError, usageErrorsOf } from "./cliArgs";
+import { overFixture, readFixture } from "./cliFixture";
+import { CLI_RETRY_SETTINGS, parseRetryAfter, retryDelayMs, shouldRetry } from "./cliRetry";
+import { setAssignments } from "./cliSet";
+import { shownDuration, type WaitSwitches, worstCaseMs } from "./cliWait";
 import { CONTROL_PREFIX, DEFAULT_CLI_PORT, MAX_EVENT_COUNT } from "./constants";
-import { formatAttempt } from "./delivery-format";
-import { DELIVERY_ORDERS, MAX_EVENT_DELAY_MS } from "./delivery-order";
-import type { EmittedSummary } from "./delivery-types";
-import { MAX_ORDER_SEED } from "./event-schema";
+import { formatAttempt } from "./deliveryFormat";
+import { DELIVERY_ORDERS, MAX_EVENT_DELAY_MS } from "./deliveryOrder";
+import type { EmittedSummary } from "./deliveryTypes";
+import { MAX_ORDER_SEED } from "./eventSchema";
 
 /** Environment variable naming the simulator's base URL. */
 export const URL_ENV = "SHIPPING_SIM_URL";
@@ -160,7 +160,7 @@ const causeOf = (error: unknown): string => {
   return cause?.code ?? cause?.message ?? (error as Error).message;
 };
 
-/** No headers or body timeout of their own: the wait is the command's (cli-wait.ts). */
+/** No headers or body timeout of their own: the wait is the command's (cliWait.ts). */
 const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 
 /** An error body's first message, when the answer is one. */
