@@ -9,7 +9,7 @@ import { parseCli, UsageError } from "../../simulator/cliArgs";
 import { EXIT_INVALID_EVENT, parseClientCommand, runClientCommand } from "../../simulator/cliTrigger";
 import type { RunningSimulator } from "../../simulator/index";
 import { api, call, expectErrorShape, startSim, subs } from "./helpers";
-import { useReceiver } from "./https-receiver";
+import { useReceiver } from "./httpsReceiver";
 
 const receiver = useReceiver();
 

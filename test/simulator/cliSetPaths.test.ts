@@ -8,7 +8,7 @@ import { setAssignments } from "../../simulator/cliSet";
 import { EXIT_ACCEPTED, EXIT_INVALID_EVENT, parseClientCommand } from "../../simulator/cliTrigger";
 import type { RunningSimulator } from "../../simulator/index";
 import { api, type CommandRun, runTrigger, startSim, subs } from "./helpers";
-import { useReceiver } from "./https-receiver";
+import { useReceiver } from "./httpsReceiver";
 
 const receiver = useReceiver();
 

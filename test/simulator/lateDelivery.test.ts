@@ -8,7 +8,7 @@ import { EXIT_ACCEPTED, parseClientCommand, runClientCommand } from "../../simul
 import { deliveryOrder } from "../../simulator/deliveryOrder";
 import type { RunningSimulator, SimEvent } from "../../simulator/index";
 import { api, call, startSim, subs, until } from "./helpers";
-import { useReceiver } from "./https-receiver";
+import { useReceiver } from "./httpsReceiver";
 
 const receiver = useReceiver();
 /** Hold of the late event: far longer than the other event's delivery takes, even on a loaded machine. */

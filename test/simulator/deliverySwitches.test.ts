@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { formatAttempt } from "../../simulator/deliveryFormat";
 import type { Delivery, Emitted, RunningSimulator, SimEvent, Switches } from "../../simulator/index";
 import { api, b64, call, RW_KEY, startSim, subs } from "./helpers";
-import { useReceiver } from "./https-receiver";
+import { useReceiver } from "./httpsReceiver";
 
 const receiver = useReceiver();
 

@@ -10,7 +10,7 @@ import { EXIT_NOT_ACCEPTED, parseClientCommand, runClientCommand } from "../../s
 import { WAIT_MARGIN_MS, worstCaseMs } from "../../simulator/cliWait";
 import { MAX_EVENT_COUNT } from "../../simulator/constants";
 import { api, startSim, subs } from "./helpers";
-import { startReceiver, type TestReceiver } from "./https-receiver";
+import { startReceiver, type TestReceiver } from "./httpsReceiver";
 
 let receiver: TestReceiver;
 beforeAll(async () => {

@@ -145,7 +145,7 @@ describe("defect 5: a Host with an invalid value (RFC 9112 3.2) is a 400", () =>
     ["127.0.0.1:4010", 200],
     ["localhost", 200],
     ["[::1]:80", 200],
-    // Valid, but not loopback: refused as DNS rebinding (host-policy.test.ts), not as a bad value.
+    // Valid, but not loopback: refused as DNS rebinding (hostPolicy.test.ts), not as a bad value.
     ["shop.example:8080", 403],
     ["xn--bcher-kva.example", 403],
   ])("Host: %s -> %i", async (host, status) => {

@@ -11,7 +11,7 @@ import { createPrivateCa, type PrivateCa } from "../../examples/receiver/private
 import { defaultRoots } from "../../simulator/deliveryHttp";
 import type { EmittedSummary } from "../../simulator/index";
 import { api, call, subs } from "./helpers";
-import { startReceiver, type TestReceiver } from "./https-receiver";
+import { startReceiver, type TestReceiver } from "./httpsReceiver";
 import { killHard, type SimProcess, startSimProcess } from "./simProcess";
 
 let receiver: TestReceiver;

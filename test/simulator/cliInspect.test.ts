@@ -13,7 +13,7 @@ import {
   runInspectCommand,
 } from "../../simulator/cliInspect";
 import { api, startSim, subs } from "./helpers";
-import { startReceiver } from "./https-receiver";
+import { startReceiver } from "./httpsReceiver";
 import { CLI, ROOT } from "./simProcess";
 
 const AT = "2026-11-27T14:00:00.000Z";

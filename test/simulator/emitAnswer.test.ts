@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_CONCURRENT_EMITS } from "../../simulator/constants";
 import type { EmittedSummary, RunningSimulator } from "../../simulator/index";
 import { api, call, expectErrorShape, type Reply, startSim, subs, until } from "./helpers";
-import { useReceiver } from "./https-receiver";
+import { useReceiver } from "./httpsReceiver";
 
 const receiver = useReceiver();
 

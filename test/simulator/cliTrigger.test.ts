@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseCli, UsageError } from "../../simulator/cliArgs";
 import { DEFAULT_SIM_URL, parseClientCommand, URL_ENV } from "../../simulator/cliTrigger";
 import { api, call, eventually, subs } from "./helpers";
-import { startReceiver, type TestReceiver } from "./https-receiver";
+import { startReceiver, type TestReceiver } from "./httpsReceiver";
 import { CLI, killHard, ROOT, type SimProcess, startSimProcess } from "./simProcess";
 
 /** Longest a trigger may take here, in milliseconds. */

@@ -12,7 +12,7 @@ import { KeyRing } from "../../simulator/auth";
 import type { RunningSimulator } from "../../simulator/index";
 import { RequestLog } from "../../simulator/requestLog";
 import { api, call, eventually, expectErrorShape, type Reply, startSim, subs } from "./helpers";
-import { startReceiver, type TestReceiver } from "./https-receiver";
+import { startReceiver, type TestReceiver } from "./httpsReceiver";
 
 const MIB = 1024 * 1024;
 

@@ -10,7 +10,7 @@ import { UsageError } from "../../simulator/cliArgs";
 import { overFixture } from "../../simulator/cliFixture";
 import { EXIT_ACCEPTED, EXIT_INVALID_EVENT, parseClientCommand } from "../../simulator/cliTrigger";
 import { api, runTrigger, startSim, subs } from "./helpers";
-import { useReceiver } from "./https-receiver";
+import { useReceiver } from "./httpsReceiver";
 
 const receiver = useReceiver();
 const dir = mkdtempSync(join(tmpdir(), "sim-fixture-"));

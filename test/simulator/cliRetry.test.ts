@@ -13,7 +13,7 @@ import {
 import { EXIT_ACCEPTED, parseClientCommand, runClientCommand } from "../../simulator/cliTrigger";
 import { MAX_CONCURRENT_EMITS } from "../../simulator/constants";
 import { api, call, startSim, subs, until } from "./helpers";
-import { startReceiver } from "./https-receiver";
+import { startReceiver } from "./httpsReceiver";
 
 describe("shouldRetry", () => {
   const max = CLI_RETRY_SETTINGS.maxRetries;
