@@ -5,9 +5,9 @@
  * invalid by construction must get a 4xx.
  */
 import type { RunningSimulator } from "../../simulator";
-import { paddedBody } from "./bad-parts";
+import { paddedBody } from "./badParts";
 import { type FuzzRequest, PLACEHOLDERS } from "./grammar";
-import { RawConnection, type RawReply } from "./raw-client";
+import { RawConnection, type RawReply } from "./rawClient";
 
 /** Keys and ids a lane fills into placeholders. */
 interface LaneContext {

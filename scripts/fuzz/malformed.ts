@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { BODY_LIMIT_BYTES, badIdSegment, brokenJson, VALID_POST_BODY, wrongTypes } from "./bad-parts";
+import { BODY_LIMIT_BYTES, badIdSegment, brokenJson, VALID_POST_BODY, wrongTypes } from "./badParts";
 
 /** One request to throw at the simulator. */
 export interface MalformedRequest {

@@ -10,7 +10,7 @@ import { HOOKS } from "../../contract/hooks";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { type FuzzRequest, fuzzRequest } from "./grammar";
 import { Lane, type Violation } from "./lane";
-import { rawRequest } from "./raw-client";
+import { rawRequest } from "./rawClient";
 
 /** What to run. */
 interface FuzzOptions {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { HOOKS } from "../../provider/inputs/hooks";
 import { UNKNOWN_VALUE } from "../../provider/inputs/lifecycle";
-import { anyText } from "../../scripts/fuzz/bad-parts";
+import { anyText } from "../../scripts/fuzz/badParts";
 
 /** Characters that URL parsing drops or encodes silently, or that are invisible in a diff. */
 const SNEAKY_CHARACTERS = [

@@ -4,7 +4,7 @@
  * GET endpoints (7).
  */
 import { describe, expect, it } from "vitest";
-import { type RawOutcome, type RawReply, rawRequest } from "../../scripts/fuzz/raw-client";
+import { type RawOutcome, type RawReply, rawRequest } from "../../scripts/fuzz/rawClient";
 import type { RunningSimulator } from "../../simulator/index";
 import { api, auth, call, expectErrorShape, type Reply, startSim, subs } from "./helpers";
 

@@ -5,7 +5,7 @@
  */
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
-import { type RawOutcome, type RawReply, rawRequest } from "../../scripts/fuzz/raw-client";
+import { type RawOutcome, type RawReply, rawRequest } from "../../scripts/fuzz/rawClient";
 import type { RunningSimulator } from "../../simulator/index";
 import { api, auth, b64, call, expectErrorShape, type Reply, startSim, subs, until } from "./helpers";
 

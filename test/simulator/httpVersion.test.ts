@@ -3,7 +3,7 @@
  * another major version is answered 505 (RFC 9110 15.6.6) and the connection closed, logged like any refusal.
  */
 import { describe, expect, it } from "vitest";
-import { rawRequest } from "../../scripts/fuzz/raw-client";
+import { rawRequest } from "../../scripts/fuzz/rawClient";
 import { versionProblem } from "../../simulator/protocol";
 import { startSim } from "./helpers";
 
