@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createPrivateCa } from "./private-ca";
+import { createPrivateCa } from "./privateCa";
 import { startReceiver } from "./receiver";
 import { subscribeReceiver } from "./subscribe";
 

@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createPrivateCa } from "../../examples/receiver/private-ca";
+import { createPrivateCa } from "../../examples/receiver/privateCa";
 import { DEFAULT_SHOPS, type RunningSimulator, startSimulator } from "../../simulator";
 import { markdownTable } from "../bench/table";
 import { SOAK_DELIVERY_SWITCHES } from "./deliveries";

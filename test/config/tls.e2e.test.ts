@@ -5,7 +5,7 @@
  * (made with the openssl CLI for this run) signed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrivateCa, type PrivateCa } from "../../examples/receiver/private-ca";
+import { createPrivateCa, type PrivateCa } from "../../examples/receiver/privateCa";
 import { ShippingClient } from "../../provider/client/shippingClient";
 import { resolveShop } from "../../provider/config/settings";
 import { ShippingConfigError, ShippingConnectionError } from "../../provider/errors";

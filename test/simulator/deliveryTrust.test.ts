@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrivateCa, type PrivateCa } from "../../examples/receiver/private-ca";
+import { createPrivateCa, type PrivateCa } from "../../examples/receiver/privateCa";
 import { defaultRoots } from "../../simulator/deliveryHttp";
 import type { EmittedSummary } from "../../simulator/index";
 import { api, call, subs } from "./helpers";

@@ -6,7 +6,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { createPrivateCa, type PrivateCa } from "../../examples/receiver/private-ca";
+import { createPrivateCa, type PrivateCa } from "../../examples/receiver/privateCa";
 
 /** One request the receiver got. */
 interface Arrival {

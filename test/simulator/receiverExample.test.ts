@@ -6,7 +6,7 @@
  */
 import { type RunningSimulator, startSimulator } from "pulumi-shipping-webhooks/simulator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createPrivateCa, type PrivateCa } from "../../examples/receiver/private-ca";
+import { createPrivateCa, type PrivateCa } from "../../examples/receiver/privateCa";
 import { type RunningReceiver, startReceiver } from "../../examples/receiver/receiver";
 import { subscribeReceiver } from "../../examples/receiver/subscribe";
 
