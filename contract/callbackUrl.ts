@@ -8,16 +8,10 @@
  */
 
 /** Which rule a refused URL breaks. */
-export type UrlRuleKind =
-  | "not-absolute"
-  | "whitespace"
-  | "not-https"
-  | "not-lowercase"
-  | "userinfo"
-  | "ambiguous";
+type UrlRuleKind = "not-absolute" | "whitespace" | "not-https" | "not-lowercase" | "userinfo" | "ambiguous";
 
 /** Why a URL is refused: the rule, what exactly is wrong, and an accepted URL to use instead when one exists. */
-export interface UrlRefusal {
+interface UrlRefusal {
   readonly kind: UrlRuleKind;
   /** What is wrong, e.g. `"\" is read as "/" by URL parsers`. */
   readonly detail: string;

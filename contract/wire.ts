@@ -27,7 +27,7 @@ export const API_ERROR_CODES = {
 } as const;
 
 /** One subscription to add, an item of {@link CreateSubscriptionsRequest} (spec 2, "Subscription"). */
-export interface SubscriptionRequestItem {
+interface SubscriptionRequestItem {
   readonly hook: Hook;
   /** The callback URL: HTTPS, lowercase (see `callbackUrl.ts`). */
   readonly url: string;
@@ -44,7 +44,7 @@ const reportedId = z.union([z.number(), z.string()]).optional();
  * A subscription as the API lists it (`id`, `hook`, `url`). `shop_id` and `account_id` are kept when the
  * service reports them (they say which shop a subscription belongs to); other extra fields are dropped.
  */
-export const liveSubscriptionSchema = z.object({
+const liveSubscriptionSchema = z.object({
   id: z.number().int().positive(),
   hook: z.string(),
   url: z.string(),

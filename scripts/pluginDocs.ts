@@ -18,7 +18,7 @@ interface SchemaProperty {
 }
 
 /** The schema as the reference reads it. */
-export interface PluginSchema {
+interface PluginSchema {
   readonly name: string;
   readonly version: string;
   readonly pluginDownloadURL?: string;

@@ -24,7 +24,7 @@ function platform(): string {
 }
 
 /** Builds the tarball into `outDir`; returns its path. */
-export function buildPluginTarball(outDir: string): string {
+function buildPluginTarball(outDir: string): string {
   const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
     name: string;
     version: string;

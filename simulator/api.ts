@@ -15,11 +15,11 @@ import {
   SIM_ACCOUNT_ID,
 } from "./constants";
 import { ApiError, decodeUtf8Body, ERROR_CODES, parseJsonBody } from "./errors";
-import { type Answer, contentEncodingProblem, readBody } from "./http-util";
-import { isJsonText, parsedStart } from "./json-scan";
-import { describeValue } from "./json-text";
-import { type RateLimiter, rateLimitSettings } from "./rate-limit";
-import type { RequestLog } from "./request-log";
+import { type Answer, contentEncodingProblem, readBody } from "./httpUtil";
+import { isJsonText, parsedStart } from "./jsonScan";
+import { describeValue } from "./jsonText";
+import { type RateLimiter, rateLimitSettings } from "./rateLimit";
+import type { RequestLog } from "./requestLog";
 import { allowedMethods, type Route, route } from "./router";
 import type { SubscriptionStore } from "./store";
 import type { RequestLogEntry, Subscription, Switches } from "./types";
@@ -228,7 +228,7 @@ async function remove(deps: ApiDeps, segment: string, shop: string): Promise<Ans
 }
 
 /** Waits before a request is applied, once it has been read (a `late-apply` fault holds it there). */
-export type Hold = () => Promise<void>;
+type Hold = () => Promise<void>;
 
 /**
  * Handle one API request (faults already applied). Throws ApiError for every 4xx. `hold` is awaited once

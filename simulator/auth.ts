@@ -2,7 +2,7 @@
  * Authentication: `Authorization: <word> <base64(api key)>`, and the redaction that keeps keys out of the
  * request log and of error messages.
  */
-import { EncodedKeyFinder } from "./encoded-keys";
+import { EncodedKeyFinder } from "./encodedKeys";
 import { ApiError, ERROR_CODES } from "./errors";
 import type { ShopSeed, Switches } from "./types";
 

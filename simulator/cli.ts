@@ -3,18 +3,18 @@
  * `shipping-api-sim`: run the simulator from the command line until SIGINT or SIGTERM, printing a line per
  * delivery attempt; or, as `trigger` / `resend`, drive a running one.
  */
-import { parseCli, USAGE, UsageError } from "./cli-args";
-import { parseInspectCommand, runInspectCommand } from "./cli-inspect";
-import { parseClientCommand, runClientCommand } from "./cli-trigger";
+import { parseCli, USAGE, UsageError } from "./cliArgs";
+import { parseInspectCommand, runInspectCommand } from "./cliInspect";
+import { parseClientCommand, runClientCommand } from "./cliTrigger";
 import { CONTROL_PREFIX, DEFAULT_SHOPS } from "./constants";
-import { formatAttempt } from "./delivery-format";
+import { formatAttempt } from "./deliveryFormat";
 import { InvalidInputError } from "./schemas";
 import { startSimulator } from "./simulator";
 
 /** Exit status for command-line (usage) errors. */
-export const EXIT_USAGE = 2;
+const EXIT_USAGE = 2;
 /** Exit status when the simulator cannot start (bad data file, port in use...). */
-export const EXIT_START_FAILED = 1;
+const EXIT_START_FAILED = 1;
 
 function usageError(error: unknown): never {
   if (!(error instanceof UsageError)) throw error;

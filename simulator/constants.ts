@@ -11,7 +11,7 @@ export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /**
  * A POST body of at least this many characters that is valid JSON is checked from its text, one item at a
- * time, never built whole (json-scan.ts): 349,000 `{}` items once held 349,000 objects per request at once.
+ * time, never built whole (jsonScan.ts): 349,000 `{}` items once held 349,000 objects per request at once.
  */
 export const SCANNED_BODY_MIN_CHARS = 64 * 1024;
 /**

@@ -1,16 +1,16 @@
 /**
  * Control endpoints under /__sim/ (loopback peers only, never logged, never faulted): state, request log,
  * reset, switches, faults, events, resends and deliveries. HEAD is answered wherever GET is; what keeps web
- * pages out is `control-guard.ts`.
+ * pages out is `controlGuard.ts`.
  */
 import { CONTROL_PREFIX } from "./constants";
-import { controlPeerAllowed } from "./control-guard";
-import type { EmittedSummary, NotDelivered } from "./delivery-types";
+import { controlPeerAllowed } from "./controlGuard";
+import type { EmittedSummary, NotDelivered } from "./deliveryTypes";
 import { ApiError, ERROR_CODES } from "./errors";
-import { parseEvent, parseResend } from "./event-schema";
+import { parseEvent, parseResend } from "./eventSchema";
 import type { ActiveFault } from "./faults";
-import type { Answer } from "./http-util";
-import { JsonChunks } from "./json-stream";
+import type { Answer } from "./httpUtil";
+import { JsonChunks } from "./jsonStream";
 import { InvalidInputError, parseFault, parseSwitchesPatch } from "./schemas";
 import type { RunningSimulator } from "./types";
 
@@ -47,12 +47,12 @@ function* summaryChunks(sent: EmittedSummary): Iterable<string> {
 }
 
 /** A control request, detached from node:http so it can be tested with any peer address. */
-export interface ControlRequest {
+interface ControlRequest {
   method: string;
   /** Path starting with /__sim/. */
   path: string;
   remoteAddress: string | undefined;
-  /** The simulator was started with `expose` (control requests from other machines allowed: control-guard.ts). */
+  /** The simulator was started with `expose` (control requests from other machines allowed: controlGuard.ts). */
   exposed?: boolean;
   /** Read and parse the JSON body (throws ApiError 400/413 when unusable). */
   readJson(): Promise<unknown>;

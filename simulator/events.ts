@@ -16,18 +16,18 @@ import {
   MAX_DELIVERY_WAIT_MS,
   MAX_EMIT_BODY_BYTES,
 } from "./constants";
-import { type AttemptOutcome, deliveryAgent, postOnce } from "./delivery-http";
-import { asDelivery, DeliveryLog, type LoggedDelivery, type Sent } from "./delivery-log";
-import { deliveryOrder } from "./delivery-order";
-import type { AttemptResult, Delivery, DeliverySend, NotDelivered, SimEvent } from "./delivery-types";
+import { type AttemptOutcome, deliveryAgent, postOnce } from "./deliveryHttp";
+import { asDelivery, DeliveryLog, type LoggedDelivery, type Sent } from "./deliveryLog";
+import { deliveryOrder } from "./deliveryOrder";
+import type { AttemptResult, Delivery, DeliverySend, NotDelivered, SimEvent } from "./deliveryTypes";
 import { eventPayloads, neverNotifies } from "./fixtures";
-import { stringifyJson } from "./json-text";
+import { stringifyJson } from "./jsonText";
 import { InvalidInputError } from "./schemas";
 import type { SubscriptionStore } from "./store";
 import type { Switches } from "./types";
 
 /** What the deliverer works with. */
-export interface DelivererDeps {
+interface DelivererDeps {
   store: SubscriptionStore;
   switches(): Switches;
   /** Base64 of the shop's first read-write key, sent in API_KEY_HEADER. */
@@ -57,7 +57,7 @@ interface Target {
 }
 
 /** Whether an attempt's outcome counts as accepted under `deliveryFailure`. */
-export function attemptResult(outcome: AttemptOutcome, failure: Switches["deliveryFailure"]): AttemptResult {
+function attemptResult(outcome: AttemptOutcome, failure: Switches["deliveryFailure"]): AttemptResult {
   if (outcome.status === undefined) return outcome.timedOut ? "timeout" : "unreachable";
   const failed = failure === "5xx" ? outcome.status >= 500 : outcome.status < 200 || outcome.status > 299;
   return failed ? "refused" : "accepted";
@@ -96,7 +96,7 @@ export class Deliverer {
 
   /**
    * Notify the shop's subscriber about `event`; resolves once every delivery is accepted or given up. The
-   * deliveries are held `event.delayMs` first, and go out in `event.order` (delivery-order.ts). The URL
+   * deliveries are held `event.delayMs` first, and go out in `event.order` (deliveryOrder.ts). The URL
    * is looked up before the hold, so an event still held when the deliverer is cleared (reset) or closed
    * sends nothing and resolves NotDelivered: its subscription may be gone and its log was emptied.
    */

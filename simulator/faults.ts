@@ -21,7 +21,7 @@ export interface ActiveFault {
 }
 
 /** Which API request a fault is asked about: its method and path (without the query). */
-export interface FaultedRequest {
+interface FaultedRequest {
   readonly method: string;
   readonly path: string;
 }
@@ -32,7 +32,7 @@ function asksForIds(path: string): boolean {
 }
 
 /** What to do with one request. */
-export interface FaultPlan {
+interface FaultPlan {
   /** Total added latency in ms (0 = none), at most MAX_TIMER_MS. */
   latencyMs: number;
   /** The terminal fault to apply after the latency, if any. */

@@ -5,23 +5,23 @@
  */
 import { randomUUID } from "node:crypto";
 import { SIM_ACCOUNT_ID } from "./constants";
-import type { SimEvent } from "./delivery-types";
+import type { SimEvent } from "./deliveryTypes";
 import { setOwn } from "./records";
 import { InvalidInputError } from "./schemas";
-import { isPath, setAtPath } from "./set-path";
+import { isPath, setAtPath } from "./setPath";
 import type { Switches } from "./types";
 
 /** Shipment status a `shipment_status_change` gets when the event names none (3: en route, handed to carrier). */
-export const DEFAULT_SHIPMENT_STATUS = 3;
+const DEFAULT_SHIPMENT_STATUS = 3;
 /** Label status when the event names none. */
-export const DEFAULT_LABEL_STATUS = "success";
+const DEFAULT_LABEL_STATUS = "success";
 /** Order status when the event names none. */
-export const DEFAULT_ORDER_STATUS = "processed";
+const DEFAULT_ORDER_STATUS = "processed";
 /** Host of the placeholder label URLs (never served). */
-export const LABEL_HOST = "labels.shipping-sim.invalid";
+const LABEL_HOST = "labels.shipping-sim.invalid";
 
 /** What building payloads needs beyond the event. */
-export interface FixtureContext {
+interface FixtureContext {
   /** The shop's 1-based number (`shop_id`). */
   shopNumber: number;
   eventField: Switches["eventField"];
@@ -94,7 +94,7 @@ function basePayloads(event: SimEvent, ctx: FixtureContext): Payload[] {
 
 /**
  * The payloads of `event` (its `count` of them), with the `event` key first when the switch includes it,
- * then the event's `unset` and `set` overrides, in order (a path of `set` sets a nested value, set-path.ts;
+ * then the event's `unset` and `set` overrides, in order (a path of `set` sets a nested value, setPath.ts;
  * one that does not fit the payload is an InvalidInputError naming it, the reason and the fix).
  */
 export function eventPayloads(event: SimEvent, ctx: FixtureContext): Payload[] {

@@ -8,7 +8,7 @@
 export type { Hook } from "../contract/hooks";
 export { DEFAULT_SHOPS, DEFAULT_SWITCHES, PRODUCTION_RATE_LIMIT } from "./constants";
 /** The line the CLI prints for one delivery attempt. */
-export { formatAttempt } from "./delivery-format";
+export { formatAttempt } from "./deliveryFormat";
 /** Events and delivery records. */
 export type {
   AttemptResult,
@@ -20,7 +20,7 @@ export type {
   NotDelivered,
   PayloadOverrides,
   SimEvent,
-} from "./delivery-types";
+} from "./deliveryTypes";
 /** Error codes used in `errors[].code`. */
 export { ERROR_CODES } from "./errors";
 /** An active fault as listed by `GET /__sim/faults`. */

@@ -8,7 +8,7 @@ import { isIPv6 } from "node:net";
 import type { Duplex } from "node:stream";
 import { CLOSE_LINGER_MS } from "./constants";
 import { ApiError, ERROR_CODES } from "./errors";
-import { errorAnswer } from "./http-util";
+import { errorAnswer } from "./httpUtil";
 
 /** A request target split into a normalised path (for routing), the path as sent (for the log) and the query. */
 export interface Target {
@@ -68,7 +68,7 @@ const REG_NAME = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 const MAX_PORT = 65_535;
 
 /** Why a Host value is not `uri-host [":" port]` (RFC 9112 3.2), or undefined when it is. */
-export function hostValueProblem(value: string): string | undefined {
+function hostValueProblem(value: string): string | undefined {
   const match = HOST_VALUE.exec(value);
   if (match === null) return "is not a host name or address with an optional :port";
   const [, host = "", port] = match;
@@ -80,7 +80,7 @@ export function hostValueProblem(value: string): string | undefined {
 }
 
 /** The Host header's lines, from the raw list (Node's `req.headers.host` keeps only the first). */
-export function hostLines(req: IncomingMessage): string[] {
+function hostLines(req: IncomingMessage): string[] {
   const lines: string[] = [];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     if (req.rawHeaders[i]?.toLowerCase() === "host") lines.push(req.rawHeaders[i + 1] ?? "");
@@ -175,7 +175,7 @@ export function versionProblem(version: string): ApiError | undefined {
  * the latest: ending only our side would leave the descriptor held for as long as the client keeps its end.
  * What the client still sends is read and discarded, so the close is not turned into a reset by unread data.
  */
-export function closeAfterAnswer(socket: Duplex): void {
+function closeAfterAnswer(socket: Duplex): void {
   let timer: NodeJS.Timeout | undefined;
   socket.once("finish", () => {
     timer = setTimeout(() => socket.destroy(), CLOSE_LINGER_MS);

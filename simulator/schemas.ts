@@ -1,6 +1,6 @@
 /**
  * Runtime schemas (zod) for everything that enters through options, control endpoints, the CLI or files:
- * switches, faults, shop seeds and the state file (events: `event-schema.ts`). API request bodies are validated by hand in
+ * switches, faults, shop seeds and the state file (events: `eventSchema.ts`). API request bodies are validated by hand in
  * `validation.ts` to produce production-style messages.
  */
 import { z } from "zod";

@@ -20,12 +20,12 @@ import {
   MAX_CONCURRENT_EMITS,
 } from "./constants";
 import type { ControlTarget } from "./control";
-import { hostPolicyProblem } from "./control-guard";
-import { answerControl, type ControlDeps, toAnswer } from "./control-http";
+import { hostPolicyProblem } from "./controlGuard";
+import { answerControl, type ControlDeps, toAnswer } from "./controlHttp";
 import { ApiError, ERROR_CODES } from "./errors";
 import type { FaultList } from "./faults";
-import { type Answer, ClientGoneError, errorAnswer, send } from "./http-util";
-import { ListingGate } from "./json-stream";
+import { type Answer, ClientGoneError, errorAnswer, send } from "./httpUtil";
+import { ListingGate } from "./jsonStream";
 import {
   answerOnSocket,
   expectationFailed,
@@ -36,11 +36,11 @@ import {
   transferCodingProblem,
   versionProblem,
 } from "./protocol";
-import type { RequestLog } from "./request-log";
+import type { RequestLog } from "./requestLog";
 import type { RequestLogEntry } from "./types";
 
 /** Everything the server dispatches to. */
-export interface ServerDeps {
+interface ServerDeps {
   api: ApiDeps;
   control: ControlTarget;
   log: RequestLog;
@@ -56,7 +56,7 @@ export interface ServerDeps {
 }
 
 /** A server plus the means to stop it without waiting for stalled or delayed requests. */
-export interface SimServer {
+interface SimServer {
   server: Server;
   /** Stop listening, destroy every connection and cancel pending fault timers. */
   close(): Promise<void>;

@@ -19,15 +19,15 @@ import {
   MIN_REQUEST_LOG_BYTES,
 } from "./constants";
 import type { ControlTarget } from "./control";
-import { isLoopbackAddress } from "./control-guard";
-import { asEmitted, asSummary } from "./delivery-log";
+import { isLoopbackAddress } from "./controlGuard";
+import { asEmitted, asSummary } from "./deliveryLog";
 import { ApiError, ERROR_CODES } from "./errors";
-import { parseEvent, parseResend } from "./event-schema";
+import { parseEvent, parseResend } from "./eventSchema";
 import { Deliverer } from "./events";
 import { FaultList } from "./faults";
 import { loadState, removeInterruptedSaves, StateWriter } from "./persistence";
-import { RateLimiter } from "./rate-limit";
-import { RequestLog } from "./request-log";
+import { RateLimiter } from "./rateLimit";
+import { RequestLog } from "./requestLog";
 import { InvalidInputError, parseFault, parseShopSeeds, parseSwitchesPatch } from "./schemas";
 import { createSimServer } from "./server";
 import { SubscriptionStore } from "./store";

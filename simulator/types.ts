@@ -1,11 +1,11 @@
 /**
  * Types of the simulator's options, state and running handle, exported by the package's `./simulator` entry
- * (simulator/index.ts, with the events and delivery records of delivery-types.ts): renaming one breaks the
+ * (simulator/index.ts, with the events and delivery records of deliveryTypes.ts): renaming one breaks the
  * programs and tests that drive the simulator. What the API itself defines lives in `contract/`.
  */
 
 import type { Hook } from "../contract/hooks";
-import type { Delivery, Emitted, NotDelivered, SimEvent } from "./delivery-types";
+import type { Delivery, Emitted, NotDelivered, SimEvent } from "./deliveryTypes";
 
 /** A stored webhook subscription. */
 export interface Subscription {
@@ -88,7 +88,7 @@ export interface Switches {
  * dormant until a request of that method has arrived (for example `after: "POST"`: the listing before a write
  * passes, the read-back or the listing that confirms it fails).
  */
-export interface FaultMatch {
+interface FaultMatch {
   method?: string;
   request?: "listing" | "ids";
   after?: string;

@@ -3,8 +3,8 @@
 import { callbackUrlRefusal } from "../contract/callbackUrl";
 import { HOOKS, type Hook, isHook } from "../contract/hooks";
 import { ApiError, ERROR_CODES, type ErrorItem, ErrorItems } from "./errors";
-import { elements, kindAt, lastMember, skipSpace } from "./json-scan";
-import { describeValue } from "./json-text";
+import { elements, kindAt, lastMember, skipSpace } from "./jsonScan";
+import { describeValue } from "./jsonText";
 
 /** One validated item of a POST. */
 export interface NewSubscription {
@@ -110,7 +110,7 @@ export function validateCreateBody(body: unknown): NewSubscription[] {
 /**
  * `validateCreateBody` of the JSON text `text` (which `isJsonText` accepted), with the same answer, without
  * building the body: each item of the list is parsed alone, checked and dropped, so a 1 MiB body of 349,000
- * `{}` items costs one item at a time (json-scan.ts).
+ * `{}` items costs one item at a time (jsonScan.ts).
  */
 export function validateCreateText(text: string): NewSubscription[] {
   const top = skipSpace(text, 0);

@@ -6,7 +6,7 @@ import { formatProgress, formatSummary } from "./progress";
 import { FLEET_OPERATIONS, FleetConfigError, type FleetOperation, runFleet } from "./runner";
 
 /** The command line's help text. */
-export const USAGE = `Usage: node dist/cli.js <up|preview|destroy|list> [options]
+const USAGE = `Usage: node dist/cli.js <up|preview|destroy|list> [options]
 
 Runs one Pulumi operation on every stack (group of shops) of a fleet, a bounded number at once, and prints one
 line per stack as it starts and ends, then a summary.
@@ -32,7 +32,7 @@ baseUrl), PULUMI_BACKEND_URL. The Pulumi CLI is the one on PATH.
 Exit status: 0 every stack done; 1 a stack failed or was skipped; 2 bad command line, fleet file or environment.`;
 
 /** The parsed command line. */
-export interface CliOptions {
+interface CliOptions {
   readonly command: FleetOperation | "list";
   readonly fleetFile: string;
   readonly concurrency: number;
@@ -46,7 +46,7 @@ export interface CliOptions {
 }
 
 /** A command line that cannot be used; exit status 2. */
-export class UsageError extends Error {
+class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
@@ -59,7 +59,7 @@ function positiveInteger(flag: string, text: string | undefined, fallback: numbe
 }
 
 /** Parses the arguments after `node cli.js`; throws {@link UsageError} naming the bad one. */
-export function parseCommandLine(argv: readonly string[]): CliOptions {
+function parseCommandLine(argv: readonly string[]): CliOptions {
   let parsed: ReturnType<typeof parse>;
   function parse() {
     return parseArgs({
@@ -113,7 +113,7 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
 }
 
 /** The backend URL the options and environment choose; undefined: the CLI's login (Pulumi Cloud). */
-export function backendFor(options: CliOptions, env: NodeJS.ProcessEnv): string | undefined {
+function backendFor(options: CliOptions, env: NodeJS.ProcessEnv): string | undefined {
   if (options.backend !== undefined) return options.backend;
   if (env.PULUMI_BACKEND_URL) return env.PULUMI_BACKEND_URL;
   if (env.PULUMI_ACCESS_TOKEN) return undefined;

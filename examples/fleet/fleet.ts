@@ -3,7 +3,7 @@ import { callbackUrlProblem, HOOKS, type Hook, isHook } from "pulumi-shipping-we
 import { parse as parseYaml } from "yaml";
 
 /** One shop of the fleet and the URL each of its hooks calls. */
-export interface FleetShop {
+interface FleetShop {
   /** The shop's name: its key in `SHIPPING_SHOPS`, and part of its resources' names. */
   readonly name: string;
   readonly hooks: ReadonlyArray<{ readonly hook: Hook; readonly url: string }>;

@@ -4,7 +4,7 @@ import type { FleetGroup } from "./fleet";
 export const SHOPS_ENV = "SHIPPING_SHOPS";
 
 /** One shop's credentials as the provider reads them from `SHIPPING_SHOPS`. */
-export interface ShopCredentials {
+interface ShopCredentials {
   readonly apiKey: string;
   readonly baseUrl?: string;
 }

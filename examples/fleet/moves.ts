@@ -3,7 +3,7 @@ import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import type { Fleet } from "./fleet";
 
 /** A subscription that one stack's state records. */
-export interface Recorded {
+interface Recorded {
   readonly urn: string;
   readonly shop: string;
   readonly hook: string;
@@ -12,7 +12,7 @@ export interface Recorded {
 }
 
 /** A shop and the two groups of its move: the one whose stack records it and the one the fleet file names. */
-export interface GroupChange {
+interface GroupChange {
   readonly shop: string;
   /** The group (stack) that records the shop's subscriptions. */
   readonly from: string;
@@ -143,7 +143,7 @@ function runCli(stack: Stack, args: readonly string[], signal?: AbortSignal): Pr
 }
 
 /** Forgets `urns` in the stack's state without deleting anything (`pulumi state delete`). */
-export async function forgetUrns(stack: Stack, urns: readonly string[], signal?: AbortSignal): Promise<void> {
+async function forgetUrns(stack: Stack, urns: readonly string[], signal?: AbortSignal): Promise<void> {
   if (urns.length === 0) return;
   const args = (some: readonly string[]) => ["state", "delete", ...some, "--stack", stack.name, "--yes"];
   try {

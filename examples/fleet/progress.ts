@@ -7,7 +7,7 @@ function seconds(ms: number): string {
 }
 
 /** `create 10, same 2`, or `no changes` when the engine reported none. */
-export function formatChanges(changes: OpMap): string {
+function formatChanges(changes: OpMap): string {
   const entries = Object.entries(changes).filter(([, count]) => (count ?? 0) > 0);
   return entries.length === 0 ? "no changes" : entries.map(([op, count]) => `${op} ${count}`).join(", ");
 }

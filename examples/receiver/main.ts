@@ -7,12 +7,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createPrivateCa } from "./private-ca";
+import { createPrivateCa } from "./privateCa";
 import { startReceiver } from "./receiver";
 import { subscribeReceiver } from "./subscribe";
 
 /** Port the receiver listens on by default. */
-export const DEFAULT_RECEIVER_PORT = 8443;
+const DEFAULT_RECEIVER_PORT = 8443;
 /** The demo shop's key of the simulator's default shops. */
 const DEMO_KEY = "sim_demo_rw";
 /** How long `--subscribe` waits for the simulator to come up, in milliseconds, and between tries. */

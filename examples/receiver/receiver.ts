@@ -19,15 +19,15 @@ export const RECEIVER_HOOKS = [
 /** A hook the receiver takes. */
 export type ReceiverHook = (typeof RECEIVER_HOOKS)[number];
 /** Header names as the simulator sends them (production's names are not published; see simulator/README.md). */
-export const HEADERS = {
+const HEADERS = {
   hook: "x-shipping-hook",
   deliveryId: "x-shipping-delivery-id",
   apiKey: "x-shipping-api-key",
 } as const;
 /** Largest body taken, in bytes. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 /** Delivery ids remembered for spotting duplicates (the oldest are forgotten first). */
-export const REMEMBERED_DELIVERIES = 10_000;
+const REMEMBERED_DELIVERIES = 10_000;
 
 /** One event processed. */
 export interface ReceivedEvent {

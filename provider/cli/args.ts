@@ -44,7 +44,7 @@ export class UsageError extends Error {
 }
 
 /** Output formats of `export`. */
-export type ExportFormat = "ts" | "yaml";
+type ExportFormat = "ts" | "yaml";
 
 /** What the command line asks for. */
 export type CliCommand =

@@ -22,16 +22,16 @@ import { inventory, type RenderContext, renderStackYaml, renderTypeScript } from
 import { leaveOutRecorded, redact, StackReadError } from "./stackState";
 
 /** The options of `export`, as parsed from the command line. */
-export type ExportOptions = Extract<CliCommand, { kind: "export" }>;
+type ExportOptions = Extract<CliCommand, { kind: "export" }>;
 
 /** What `export` produced: the declaration (stdout) and notes for the operator (stderr). */
-export interface ExportResult {
+interface ExportResult {
   readonly text: string;
   readonly notes: readonly string[];
 }
 
 /** Where `export` runs: its folder (a project is looked for from there) and its environment. */
-export interface ExportPlace {
+interface ExportPlace {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
 }

@@ -12,10 +12,10 @@ import { exportSubscriptions } from "./exportCommand";
 /** Exit status of a configuration or API error. */
 const EXIT_FAILURE = 1;
 /** Exit status of a bad command line. */
-export const EXIT_USAGE = 2;
+const EXIT_USAGE = 2;
 
 /** Where the command writes. */
-export interface CliIo {
+interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
 }

@@ -28,7 +28,7 @@ export interface StackContext {
 }
 
 /** What `export` reads in a project folder: a stack, or (no stack yet) nothing, with why. */
-export type ProjectRead =
+type ProjectRead =
   | { readonly kind: "stack"; readonly context: StackContext }
   | { readonly kind: "noStack"; readonly note: string };
 

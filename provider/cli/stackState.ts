@@ -115,7 +115,7 @@ export function parseStackExport(stdout: string, command: string): StackRecord[]
 }
 
 /** The stacks of a project as `pulumi stack ls --json` lists them. */
-export interface StackList {
+interface StackList {
   readonly names: readonly string[];
   readonly current?: string;
 }
@@ -130,7 +130,7 @@ export function parseStackList(stdout: string, command: string): StackList {
 }
 
 /** Where the subscriptions being exported live: the shop's API and its name (undefined: the default shop). */
-export interface ExportedShop {
+interface ExportedShop {
   readonly api: string;
   readonly shop?: string;
 }

@@ -27,7 +27,7 @@ export interface NewSubscription {
 const LOOPBACK_HOSTS = new Set(["localhost", "[::1]", "::1"]);
 
 /** True for `localhost`, `::1` and 127.0.0.0/8. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 

@@ -68,7 +68,7 @@ export interface ShopTarget {
 }
 
 /** A shop the configuration says its key must reach, as the service reports it (`shop_id`). */
-export interface ShopPin {
+interface ShopPin {
   readonly shopId: string;
   /** The setting that says so, for messages: `shipping:shopId` or `shipping:shops.<name>.shopId`. */
   readonly setting: string;

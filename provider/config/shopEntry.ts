@@ -10,7 +10,7 @@ import { suggestName } from "./suggest";
 export const SHOP_ENTRY_KEYS = ["apiKey", "baseUrl", "shopId"] as const;
 
 /** A valid shop entry. */
-export interface ShopEntry {
+interface ShopEntry {
   readonly apiKey: string;
   readonly baseUrl?: string;
   /** `pulumi config set --path` stores a number when the id looks like one: kept as its decimal text. */

@@ -27,15 +27,15 @@ import type { Writes } from "./writes";
  * not created yet, in ms. The engine starts a shop's creates one checkpoint save apart, which grows with the
  * stack (over 25 ms at a few hundred resources); the wait ends as soon as the last of them arrives.
  */
-export const CREATE_WAIT_MS = 1_000;
+const CREATE_WAIT_MS = 1_000;
 /**
  * A waiting create goes when no create of any shop arrived for this long, in ms: the engine is not starting
  * more (it runs few steps at once, for example `--parallel 1`, and starts the next only when this one ends).
  */
-export const CREATE_IDLE_MS = 100;
+const CREATE_IDLE_MS = 100;
 
 /** What a create wrote or adopted, and the subscription the hook had before. */
-export interface Created {
+interface Created {
   readonly id: number;
   readonly current: LiveSubscription | undefined;
   /** Whether it was seen live with its hook and URL after the write (or adopted from a listing). */
@@ -53,7 +53,7 @@ interface CreateGroup {
 }
 
 /** The facts and writes a batch of creates works with. */
-export interface CreateContext {
+interface CreateContext {
   readonly clients: Clients;
   readonly views: ShopViews;
   readonly declarations: Declarations;

@@ -36,7 +36,7 @@ export interface Written {
 }
 
 /** What a POST goes through: the shop's client, its view and the deployment's writes (relist, read back). */
-export interface PostContext {
+interface PostContext {
   readonly clients: Clients;
   readonly views: ShopViews;
   readonly writes: Writes;

@@ -26,7 +26,7 @@ const LATE_EVENT_MS = 300;
 const KEPT_IDS = 100;
 
 /** A running receiver. */
-export interface SoakReceiver {
+interface SoakReceiver {
   url: string;
   received(): number;
   close(): Promise<void>;

@@ -118,7 +118,7 @@ function hostileCall(ctx: Context): [string, Call] {
 }
 
 /** Time between two amplification requests of one amplifier, in milliseconds. */
-export const AMPLIFIER_EVERY_MS = 2_000;
+const AMPLIFIER_EVERY_MS = 2_000;
 /** Largest answer an amplification request may get, in bytes (the simulator lists 100 problems). */
 const AMPLIFIED_ANSWER_MAX_BYTES = 64 * 1024;
 

@@ -24,7 +24,7 @@ export interface Call {
 }
 
 /** Longest any soak request may take, in milliseconds. */
-export const CALL_TIMEOUT_MS = 60_000;
+const CALL_TIMEOUT_MS = 60_000;
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,7 +3,7 @@
  * process with a data file; a second process sends mixed valid and hostile traffic (bodies up to the
  * limit, JSON nested up to 100,000 deep, slow and aborted uploads, readers that quit, bursts of control
  * calls, a paced 1 MiB body of 349,000 `{}` items, clients that keep silent or trickle a body and never close
- * their end: held-sockets.ts). Every interval it prints RSS, heap, open descriptors, req/s and p99; at the
+ * their end: heldSockets.ts). Every interval it prints RSS, heap, open descriptors, req/s and p99; at the
  * end the goal verdicts: RSS flat within 20% after the warm-up and under 250 MB, descriptors flat, no 5xx, no crash, the state equal to the traffic's model of its
  * answered writes (in memory and in the data file). Writes bench/results/soak.md and soak.json; exits 1
  * when a goal is missed.
@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createPrivateCa } from "../../examples/receiver/private-ca";
+import { createPrivateCa } from "../../examples/receiver/privateCa";
 import { DEFAULT_SHOPS, type RunningSimulator, startSimulator } from "../../simulator";
 import { markdownTable } from "../bench/table";
 import { SOAK_DELIVERY_SWITCHES } from "./deliveries";

@@ -70,7 +70,7 @@ export function subscriptionBody(hook: string, url: string, extraJson?: string):
 }
 
 /** A writer's slot and its model: what the shop holds for the hook, after the answered writes. */
-export interface Slot {
+interface Slot {
   shop: string;
   hook: string;
   key: string;

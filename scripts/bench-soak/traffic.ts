@@ -4,9 +4,9 @@
  * in `{type:"start", baseUrl, durationMs, seed}` and `{type:"sample"}`; out `{type:"sample", stats}` and
  * `{type:"done", slots, total, received}`.
  */
-import { seededRandom } from "../../simulator/delivery-order";
+import { seededRandom } from "../../simulator/deliveryOrder";
 import { notifier, startSoakReceiver, subscribeReceiver } from "./deliveries";
-import { heldSockets } from "./held-sockets";
+import { heldSockets } from "./heldSockets";
 import { amplifier, hostile } from "./hostile";
 import {
   CONTROL_BURST_EVERY_MS,
@@ -23,7 +23,7 @@ import { Stats } from "./stats";
 const READERS = 6;
 const HOSTILE_CLIENTS = 6;
 const NOTIFIERS = 3;
-/** Clients of each held kind (silent, trickling GET) that keep their end open (held-sockets.ts). */
+/** Clients of each held kind (silent, trickling GET) that keep their end open (heldSockets.ts). */
 const HELD_CLIENTS = 4;
 
 /** Start message. */

@@ -11,7 +11,7 @@ const RESULTS_DIR = resolve(__dirname, "..", "..", "..", "bench", "results");
 const MIN_COLD_RUNS = 3;
 
 /** The supporting figures: API calls per operation (justifying goal 4), cold start, the simulator. */
-export interface Details {
+interface Details {
   readonly markdown: string;
   readonly json: { calls: CallCount[]; cold: ColdStart; serializeMs: number };
 }

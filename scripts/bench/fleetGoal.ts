@@ -7,7 +7,7 @@ import type { FleetComparison } from "./samples";
 import { measureStacksVersusOne } from "./stacksFleet";
 
 /** What goal 6 compares: `shops` as `stacks` stacks, `concurrency` at a time, with `latencyMs` per call. */
-export interface FleetGoalOptions {
+interface FleetGoalOptions {
   readonly shops: number;
   readonly stacks: number;
   readonly concurrency: number;

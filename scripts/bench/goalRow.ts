@@ -21,7 +21,7 @@ export const GOALS = {
 } as const;
 
 /** The verdict of one goal row. */
-export type Verdict = "met" | "MISSED" | "not measured" | "info";
+type Verdict = "met" | "MISSED" | "not measured" | "info";
 
 /** One printed row: which goal, what was measured, its value, the target, the verdict. */
 export interface GoalRow {

@@ -5,8 +5,8 @@ import { exponentBound, fitGrowth } from "./growth";
 import { type EngineSetting, settingLabel } from "./options";
 import { type BenchData, type DeploymentSample, findDeployment, perResource } from "./samples";
 
-/** The targets of issue 15, the row every goal prints and its verdict (`goalRow.ts`). */
-export { GOALS, type GoalRow, type Verdict, verdict } from "./goalRow";
+/** The targets of issue 15 and the row every goal prints (`goalRow.ts`, with the verdict). */
+export { GOALS, type GoalRow } from "./goalRow";
 
 /** Rounding allowance of the fitted exponent at the goal's boundary. */
 const FIT_TOLERANCE = 1e-9;
@@ -102,7 +102,7 @@ function floorDefaultRow(data: BenchData): GoalRow {
  * The samples the exponent is fitted on: S >= `fitMinShops` when at least two sizes qualify (`judged`), else
  * all of them, printed but not judged (small fleets measure the CLI's start-up, not growth).
  */
-export function fitSamples(
+function fitSamples(
   samples: readonly DeploymentSample[],
   fitMinShops: number,
 ): { used: DeploymentSample[]; judged: boolean } {

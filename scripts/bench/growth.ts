@@ -1,11 +1,11 @@
 /** One measured point: a wall time for a number of resources. */
-export interface TimePoint {
+interface TimePoint {
   readonly resources: number;
   readonly ms: number;
 }
 
 /** time ~ coefficient x resources^exponent, fitted by least squares on log time against log resources. */
-export interface GrowthFit {
+interface GrowthFit {
   /** 1 is linear, 2 quadratic; 0 a constant cost. */
   readonly exponent: number;
   /** ms at 1 resource on the fitted curve. */

@@ -1,5 +1,5 @@
 /** The engine settings the benchmark compares. */
-export const ENGINE_SETTINGS = ["default", "skip"] as const;
+const ENGINE_SETTINGS = ["default", "skip"] as const;
 
 /** `default`: the engine saves state after every step; `skip`: `PULUMI_SKIP_CHECKPOINTS=true`, one save at the end. */
 export type EngineSetting = (typeof ENGINE_SETTINGS)[number];

@@ -24,7 +24,7 @@ const PHASES: readonly Phase[] = [
 ];
 
 /** One operation's calls, summarised. */
-export interface TraceSummaryRow {
+interface TraceSummaryRow {
   readonly op: TracedOperation;
   readonly count: number;
   readonly failed: number;

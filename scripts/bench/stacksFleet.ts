@@ -15,7 +15,7 @@ const REPO_ROOT = resolve(__dirname, "..", "..", "..");
 const STACK_TIMEOUT_MS = 90 * 60_000;
 
 /** What to compare: `shops` shops x 3 hooks as one stack, and as `stacks` stacks run `concurrency` at a time. */
-export interface StacksVersusOneOptions {
+interface StacksVersusOneOptions {
   readonly shops: number;
   readonly stacks: number;
   /** Stacks running at once in the many-stacks run (the one-stack run has one). */
@@ -29,7 +29,7 @@ export interface StacksVersusOneOptions {
 }
 
 /** Wall times, API calls and state sizes of both layouts. */
-export interface StacksVersusOneResult {
+interface StacksVersusOneResult {
   readonly shops: number;
   readonly stacks: number;
   readonly concurrency: number;

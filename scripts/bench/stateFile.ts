@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { median } from "./table";
 
 /** The stack's state file in a `file://` backend: `.pulumi/stacks/<project>/<stack>.json`. */
-export function findStateFile(backendDir: string, stackName: string): string {
+function findStateFile(backendDir: string, stackName: string): string {
   const stacks = join(backendDir, ".pulumi", "stacks");
   const wanted = `${stackName}.json`;
   const visit = (dir: string, depth: number): string | undefined => {
@@ -24,7 +24,7 @@ export function findStateFile(backendDir: string, stackName: string): string {
 }
 
 /** What the state file says about the resources of one type. */
-export interface StateFigures {
+interface StateFigures {
   /** Bytes of the whole state file. */
   readonly stateBytes: number;
   /** Resources whose type ends with the given suffix. */

@@ -6,12 +6,12 @@ import { openStack, withDeadline } from "../lib/stacks";
 
 const REPO_ROOT = resolve(__dirname, "..", "..", "..");
 /** Deadline of one engine operation in the benchmark (S = 1,000 under default settings takes many minutes). */
-export const BENCH_ENGINE_DEADLINE_MS = 60 * 60_000;
+const BENCH_ENGINE_DEADLINE_MS = 60 * 60_000;
 /** The stack name of every bench stack (its state file is `<name>.json` in the backend). */
 export const BENCH_STACK_NAME = "bench";
 
 /** A bench stack and the folders it lives in. */
-export interface BenchStack {
+interface BenchStack {
   readonly stack: Stack;
   /** The `file://` backend folder. */
   readonly backendDir: string;

@@ -1,7 +1,8 @@
 /**
- * The defects of issue 13 as explorer sequences, each the shortest that breaks an invariant on the provider
- * as it was when the issue was filed (issue 26's are in casesTargetedSecretReadBack.ts). `npm run explore -- --cases` replays
- * them all (each must pass once the provider is fixed); `--replay` runs any one of them.
+ * Explorer sequences that broke an invariant of an earlier provider, each the shortest that did: secret and
+ * re-pointed URLs, shops and keys swapped under a stack, replacements, keep-id (the targeted steps, secret
+ * config URLs and failed read-backs are in casesTargetedSecretReadBack.ts). `npm run explore -- --cases`
+ * replays them all (each must pass on the provider as it is); `--replay` runs any one of them.
  */
 import type { Hook } from "../../contract/hooks";
 import type { DeclName, ShopEntry, StackName, Step, Target } from "./model";
@@ -31,7 +32,7 @@ export function op(stack: StackName, operation: Extract<Step, { kind: "operation
 }
 
 /** A config step: a shop entry's service, spelling and key. */
-export function config(stack: StackName, entry: ShopEntry, target: Target): Step {
+function config(stack: StackName, entry: ShopEntry, target: Target): Step {
   return { kind: "config", stack, entry, target };
 }
 
@@ -42,10 +43,10 @@ export interface NamedCase {
 }
 
 /**
- * The seven defects of issue 13 (2 has two faces: the silent up, and refresh adopting a foreign id), and
- * the ones the explorer found since.
+ * Sequences that each once broke an invariant, numbered (2 has two faces: the silent up, and refresh adopting
+ * a foreign id); `--only` picks them by name.
  */
-export const ISSUE_13_CASES: readonly NamedCase[] = [
+export const REGRESSION_CASES: readonly NamedCase[] = [
   {
     name: "1 secret URL changed: the old one in plain text (state, backups, history, output previous.url)",
     steps: [
@@ -129,7 +130,7 @@ export const ISSUE_13_CASES: readonly NamedCase[] = [
     ],
   },
   {
-    name: "8 (found after the fixes, seed 203) up --refresh then destroy --refresh: destroy leaves the subscription",
+    name: "8 up --refresh then destroy --refresh: destroy leaves the subscription",
     steps: [
       add("one", "sub-bravo", LABELS, 1, "default", true),
       op("one", "upRefresh"),
@@ -137,7 +138,7 @@ export const ISSUE_13_CASES: readonly NamedCase[] = [
     ],
   },
   {
-    name: "9 (found this session, seed 1000) a shop entry's key swapped to another shop with no subscription: up succeeds, hook unsubscribed",
+    name: "9 a shop entry's key swapped to another shop with no subscription: up succeeds, hook unsubscribed",
     steps: [
       add("one", "sub-bravo", ORDERS, 1, "alt", true),
       op("one", "up"),
@@ -146,7 +147,7 @@ export const ISSUE_13_CASES: readonly NamedCase[] = [
     ],
   },
   {
-    name: "10 (seed 3016) a key swapped to an empty shop, then destroy --refresh: the old subscription stayed (the service is now asked: a DELETE of the unlisted id answers 403 for another shop's)",
+    name: "10 a key swapped to an empty shop, then destroy --refresh: the old subscription stayed (the service is now asked: a DELETE of the unlisted id answers 403 for another shop's)",
     steps: [
       add("one", "sub-charlie", SHIPMENTS, 0, "alt"),
       op("one", "up"),
@@ -156,7 +157,7 @@ export const ISSUE_13_CASES: readonly NamedCase[] = [
     ],
   },
   {
-    name: "11 (review 13d) a pinned shop's key swapped to another shop's, then a rename without an alias: its create took over that shop's subscription of the hook before any step saw the swap (now refused at check, before any write)",
+    name: "11 a pinned shop's key swapped to another shop's, then a rename without an alias: its create took over that shop's subscription of the hook before any step saw the swap (now refused at check, before any write)",
     steps: [
       add("one", "sub-alpha", ORDERS, 0),
       { kind: "pin", stack: "one", entry: "default", on: true },

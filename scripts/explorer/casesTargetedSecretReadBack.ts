@@ -1,7 +1,7 @@
 /**
  * Explorer sequences of targeted steps after a rename or onto a second shops entry, URLs from secret stack
- * config, and writes whose read-back fails (issue 26, items 1-3), each breaking an invariant on the provider as
- * it was when the issue was filed; replayed with cases.ts's by `npm run explore -- --cases`. Each ends with
+ * config, and writes whose read-back fails (their names start 26.1, 26.2, 26.3 by those three subjects), each breaking an
+ * invariant of an earlier provider; replayed with cases.ts's by `npm run explore -- --cases`. Each ends with
  * the steps a user takes next, so that it also passes only when the fix loses nothing afterwards.
  */
 import { add, LABELS, type NamedCase, ORDERS, op, SHIPMENTS } from "./cases";

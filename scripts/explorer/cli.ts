@@ -5,13 +5,14 @@
  * Explores seeds S, S+1, ... (R generated sequences of at most M steps each) until N steps have been
  * applied, shrinking every failure, then prints a summary table and every counterexample as a replay
  * command. `--replay` runs exactly one recorded sequence. `--known` lets violations matching REGEX pass, to
- * look past defects already reported while they are being fixed. `--cases` replays the defects of issues 13
- * and 26 (scripts/explorer/cases.ts, casesTargetedSecretReadBack.ts; `--only` those whose name matches).
+ * look past defects already reported while they are being fixed. `--cases` replays the sequences that once
+ * broke an invariant (scripts/explorer/cases.ts, casesTargetedSecretReadBack.ts; `--only` those whose name
+ * matches).
  * Exit status 1 when an invariant broke.
  */
 import { parseArgs } from "node:util";
 import { runCommand } from "../lib/runCommand";
-import { ISSUE_13_CASES, type NamedCase } from "./cases";
+import { type NamedCase, REGRESSION_CASES } from "./cases";
 import { TARGETED_SECRET_READ_BACK_CASES } from "./casesTargetedSecretReadBack";
 import { type ExploreReport, explore, replay, replayCommand } from "./explore";
 import type { Step } from "./model";
@@ -28,7 +29,7 @@ async function replayCases(
   providerPackageDir: string | undefined,
   only: RegExp | undefined,
 ): Promise<number> {
-  const cases: NamedCase[] = [...ISSUE_13_CASES, ...TARGETED_SECRET_READ_BACK_CASES].filter(
+  const cases: NamedCase[] = [...REGRESSION_CASES, ...TARGETED_SECRET_READ_BACK_CASES].filter(
     (c) => only?.test(c.name) ?? true,
   );
   const world = await World.create(providerPackageDir !== undefined ? { providerPackageDir } : {});

@@ -69,7 +69,7 @@ export async function openExplorerStack(
 }
 
 /** Options of a targeted operation: URNs for `--target` / `--exclude`, and `--target-dependents`. */
-export interface TargetOptions {
+interface TargetOptions {
   readonly target?: string[];
   readonly targetDependents?: boolean;
   readonly exclude?: string[];

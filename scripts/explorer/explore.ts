@@ -9,7 +9,7 @@ import { sequenceArbitrary } from "./steps";
 import { type StepReport, World, type WorldOptions } from "./world";
 
 /** Options of one exploration. */
-export interface ExploreOptions extends WorldOptions {
+interface ExploreOptions extends WorldOptions {
   readonly seed: number;
   /** Sequences to generate (fast-check runs). */
   readonly runs: number;
@@ -27,7 +27,7 @@ export interface ExploreOptions extends WorldOptions {
 }
 
 /** A sequence that broke an invariant. */
-export interface Counterexample {
+interface Counterexample {
   /** The steps that applied, up to the one that broke the invariant: replaying them reproduces it. */
   readonly steps: readonly Step[];
   readonly violations: readonly string[];

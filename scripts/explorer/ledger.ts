@@ -18,7 +18,7 @@ export interface LiveSub {
 export type Snapshot = ReadonlyMap<string, readonly LiveSub[]>;
 
 /** Who last wrote a subscription: a stack, the back office, or nobody any more (a retained resource). */
-export type Writer = StackName | "backOffice" | "released";
+type Writer = StackName | "backOffice" | "released";
 
 interface Ownership {
   lastWriter: Writer;

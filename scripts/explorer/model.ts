@@ -7,7 +7,7 @@
 import { HOOKS, type Hook } from "../../contract/hooks";
 
 /** The two stacks of one exploration; both work on the same shops. */
-export const STACK_NAMES = ["one", "two"] as const;
+const STACK_NAMES = ["one", "two"] as const;
 /** A stack of the exploration. */
 export type StackName = (typeof STACK_NAMES)[number];
 
@@ -23,12 +23,12 @@ export const SHOP_KEYS = {
   globex: { shop: "globex", key: "explorer-globex-key" },
 } as const;
 /** A key of {@link SHOP_KEYS}. */
-export type KeyName = keyof typeof SHOP_KEYS;
+type KeyName = keyof typeof SHOP_KEYS;
 /** Every key name. */
 export const KEY_NAMES = Object.keys(SHOP_KEYS) as KeyName[];
 
 /** How the base URL names the loopback host: the same service, spelled two ways. */
-export type Spelling = "ip" | "localhost";
+type Spelling = "ip" | "localhost";
 
 /**
  * Resource names a program may use: a small pool, so edits often hit a declared resource; distinctive, so an
@@ -36,7 +36,7 @@ export type Spelling = "ip" | "localhost";
  */
 export const RESOURCE_NAMES = ["sub-alpha", "sub-bravo", "sub-charlie", "sub-delta"] as const;
 /** A resource name. */
-export type ResourceName = (typeof RESOURCE_NAMES)[number];
+type ResourceName = (typeof RESOURCE_NAMES)[number];
 
 /**
  * The name of a declared resource: one of {@link RESOURCE_NAMES} in a program written in code, the hook

@@ -81,7 +81,7 @@ export interface OperationContext {
 }
 
 /** How an operation ended, as the world needs it. */
-export interface OperationOutcome {
+interface OperationOutcome {
   readonly violations: readonly string[];
   readonly note: string;
   /** The `<shop>#<hook>` pairs it changed. */

@@ -15,7 +15,7 @@ const FAST_TIMEOUTS = { connectMs: 2_000, headersMs: 2_000, bodyMs: 2_000, deadl
 const FAST_RETRY = { maxRetries: 3, baseDelayMs: 50, maxDelayMs: 400, maxRetryAfterMs: 5_000 };
 
 /** The modules a program uses, loaded as the stacks' project would load them. */
-export interface ProgramModules {
+interface ProgramModules {
   readonly pulumi: typeof pulumiSdk;
   readonly provider: typeof providerModule;
 }

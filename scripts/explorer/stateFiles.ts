@@ -56,14 +56,14 @@ function reveal(value: unknown, key: Buffer | undefined): unknown {
 }
 
 /** One resource of a checkpoint, secrets revealed. */
-export interface CheckpointResource extends StateResource {
+interface CheckpointResource extends StateResource {
   readonly delete?: boolean;
   readonly protect?: boolean;
   readonly retainOnDelete?: boolean;
 }
 
 /** A stack's latest checkpoint, secrets revealed. */
-export interface Checkpoint {
+interface Checkpoint {
   readonly resources: readonly CheckpointResource[];
   readonly pendingOperations: number;
 }
@@ -95,7 +95,7 @@ export function readCheckpoint(file: string, passphrase: string): Checkpoint {
 }
 
 /** The name part of a URN. */
-export function urnName(urn: string): string {
+function urnName(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
 }
 

@@ -43,7 +43,7 @@ export function stepsUnder(scope: Scope | undefined, name: string): boolean {
 }
 
 /** The URN of resource `name` of `stack` (a top-level WebhookSubscription of the explorer's project). */
-export function urnOf(stack: StackName, name: DeclName): string {
+function urnOf(stack: StackName, name: DeclName): string {
   return `urn:pulumi:${stack}::${PROJECT}::${RESOURCE_TYPE}::${name}`;
 }
 

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { anyCreate, GOOD_AUTH, JSON_TYPE, PLACEHOLDERS, validCreate } from "./bodies";
-import { brokenHttp } from "./broken-http";
+import { brokenHttp } from "./brokenHttp";
 import { COLLECTION, type MalformedRequest, malformedRequest } from "./malformed";
 import type { Framing, FuzzRequest } from "./request";
 

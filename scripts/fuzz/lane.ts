@@ -5,12 +5,12 @@
  * invalid by construction must get a 4xx.
  */
 import type { RunningSimulator } from "../../simulator";
-import { paddedBody } from "./bad-parts";
+import { paddedBody } from "./badParts";
 import { type FuzzRequest, PLACEHOLDERS } from "./grammar";
-import { RawConnection, type RawReply } from "./raw-client";
+import { RawConnection, type RawReply } from "./rawClient";
 
 /** Keys and ids a lane fills into placeholders. */
-export interface LaneContext {
+interface LaneContext {
   readonly shop: string;
   readonly key: string;
   readonly readOnlyKey: string;
@@ -29,7 +29,7 @@ export interface Violation {
 }
 
 /** How long one exchange may take before it counts as "no answer", in milliseconds. */
-export const EXCHANGE_TIMEOUT_MS = 15_000;
+const EXCHANGE_TIMEOUT_MS = 15_000;
 const SHOWN_BYTES = 600;
 const NEVER_ISSUED_ID = "999999999";
 

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { BODY_LIMIT_BYTES, badIdSegment, brokenJson, VALID_POST_BODY, wrongTypes } from "./bad-parts";
+import { BODY_LIMIT_BYTES, badIdSegment, brokenJson, VALID_POST_BODY, wrongTypes } from "./badParts";
 
 /** One request to throw at the simulator. */
 export interface MalformedRequest {
@@ -14,7 +14,7 @@ export interface MalformedRequest {
 }
 
 /** Keys and ids the generated requests use; the ids are seeded before the flood. */
-export interface Fixture {
+interface Fixture {
   readonly key: string;
   readonly readOnlyKey: string;
   /** Ids of the shop of `key`. */

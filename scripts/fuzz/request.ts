@@ -1,4 +1,4 @@
-/** The shape of one request the HTTP fuzzer generates (`grammar.ts`) and sends (`raw-client.ts`, `lane.ts`). */
+/** The shape of one request the HTTP fuzzer generates (`grammar.ts`) and sends (`rawClient.ts`, `lane.ts`). */
 
 /** How the body is framed on the wire. */
 export type Framing = "length" | "chunked" | "short" | "none";

@@ -10,10 +10,10 @@ import { HOOKS } from "../../contract/hooks";
 import { type RunningSimulator, startSimulator } from "../../simulator";
 import { type FuzzRequest, fuzzRequest } from "./grammar";
 import { Lane, type Violation } from "./lane";
-import { rawRequest } from "./raw-client";
+import { rawRequest } from "./rawClient";
 
 /** What to run. */
-export interface FuzzOptions {
+interface FuzzOptions {
   /** Requests to send in all (the last sequence may stop short). */
   readonly requests: number;
   readonly seed: number;
@@ -28,7 +28,7 @@ export interface FuzzOptions {
 }
 
 /** What happened. */
-export interface FuzzReport {
+interface FuzzReport {
   sent: number;
   elapsedMs: number;
   statuses: Map<number, number>;
@@ -38,7 +38,7 @@ export interface FuzzReport {
 }
 
 /** Stalled bodies are answered 408 after this many milliseconds in a fuzz run (the default is 10 s). */
-export const FUZZ_BODY_TIMEOUT_MS = 250;
+const FUZZ_BODY_TIMEOUT_MS = 250;
 /** Sequences per fast-check round (each round has its own seed, so a failure names the seed to replay). */
 const RUNS_PER_ROUND = 10;
 /** How much of fast-check's report (with the shrunk sequence) a failure keeps, in characters. */

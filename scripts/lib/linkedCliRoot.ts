@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 const ROOT_NAME_HEX_CHARS = 16;
 
 /** `${XDG_CACHE_HOME:-~/.cache}/pulumi-shipping-webhooks/pulumi-cli-roots`: where linked roots are kept. */
-export function linkedRootsFolder(env: NodeJS.ProcessEnv = process.env): string {
+function linkedRootsFolder(env: NodeJS.ProcessEnv = process.env): string {
   const cache =
     env.XDG_CACHE_HOME !== undefined && env.XDG_CACHE_HOME !== ""
       ? env.XDG_CACHE_HOME

@@ -35,13 +35,13 @@ export const LANGUAGE_HOST = "pulumi-language-nodejs";
  * Environment variable naming the folder that holds a language host per CLI version
  * (`<folder>/<version>/pulumi-language-nodejs`); default {@link sharedLanguageHosts}.
  */
-export const LANGUAGE_HOSTS_ENV = "SHIPPING_LANGHOST_DIR";
+const LANGUAGE_HOSTS_ENV = "SHIPPING_LANGHOST_DIR";
 
 /** How long `pulumi version` may take on a loaded machine. */
 const VERSION_PROBE_TIMEOUT_MS = 30_000;
 
 /** Where a candidate CLI came from, in the order they are tried. */
-export type PulumiCliSource = "SHIPPING_PULUMI_ROOT" | "PATH" | "built";
+type PulumiCliSource = "SHIPPING_PULUMI_ROOT" | "PATH" | "built";
 
 /** A CLI that fits: where it is, its version, and a sentence saying which one is used and why. */
 export interface PulumiCliChoice {
@@ -57,7 +57,7 @@ export interface PulumiCliChoice {
 }
 
 /** The outcome of looking: a fitting CLI, or none with why each candidate was turned down. */
-export type PulumiCliLookup =
+type PulumiCliLookup =
   | { readonly found: PulumiCliChoice; readonly rejected: readonly string[] }
   | { readonly found: undefined; readonly rejected: readonly string[] };
 
@@ -158,7 +158,7 @@ function languageHostOf(cliFolder: string, env: NodeJS.ProcessEnv): string | und
  * The folder of prebuilt language hosts, one per CLI version: `$SHIPPING_LANGHOST_DIR`, else
  * `../shared/pulumi-langhost` beside the repository (the Go module proxy here does not serve the host's module).
  */
-export function sharedLanguageHosts(env: NodeJS.ProcessEnv = process.env): string {
+function sharedLanguageHosts(env: NodeJS.ProcessEnv = process.env): string {
   const named = env[LANGUAGE_HOSTS_ENV];
   return named !== undefined && named !== ""
     ? named

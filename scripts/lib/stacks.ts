@@ -11,7 +11,7 @@ import { pulumiCommand } from "./pulumiCli";
 export const DEMO_PASSPHRASE = "shipping-webhooks-demo";
 
 /** Where and how to run an inline program. */
-export interface StackSpec {
+interface StackSpec {
   /** Project folder (the engine runs the dynamic provider from here, so it must see node_modules). */
   readonly workDir: string;
   /**
@@ -73,7 +73,7 @@ export async function openStack(spec: StackSpec): Promise<Stack> {
 }
 
 /** A project folder's stack: its Pulumi.yaml and program, run by the CLI's Node.js language host. */
-export interface ProjectStackSpec {
+interface ProjectStackSpec {
   /** The folder holding Pulumi.yaml (with its `backend:` and `main:`). */
   readonly workDir: string;
   readonly stackName: string;
@@ -102,7 +102,7 @@ export async function openProjectStack(spec: ProjectStackSpec): Promise<Stack> {
 }
 
 /** The default backend folder of a project: `.pulumi-state/` inside it. */
-export function defaultBackendDir(projectDir: string): string {
+function defaultBackendDir(projectDir: string): string {
   return join(projectDir, ".pulumi-state");
 }
 

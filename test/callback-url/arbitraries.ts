@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { HOOKS } from "../../provider/inputs/hooks";
 import { UNKNOWN_VALUE } from "../../provider/inputs/lifecycle";
-import { anyText } from "../../scripts/fuzz/bad-parts";
+import { anyText } from "../../scripts/fuzz/badParts";
 
 /** Characters that URL parsing drops or encodes silently, or that are invisible in a diff. */
-export const SNEAKY_CHARACTERS = [
+const SNEAKY_CHARACTERS = [
   " ",
   "\t",
   "\n",
@@ -150,7 +150,7 @@ export const urlLike: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Values an input property may hold: right, wrong, of any type, or unknown (preview). */
-export const inputValue: fc.Arbitrary<unknown> = fc.oneof(
+const inputValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(...HOOKS, UNKNOWN_VALUE, "", "Order_Status_Change", "acme", "Acme Shop"),
   urlLike,
   fc.anything({ maxDepth: 2 }),

@@ -4,17 +4,17 @@
  * The HTTPS API is the simulator behind a node:https front on 127.0.0.1 whose certificate a throwaway CA
  * (made with the openssl CLI for this run) signed.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createPrivateCa, type PrivateCa } from "../../examples/receiver/private-ca";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrivateCa, type PrivateCa } from "../../examples/receiver/privateCa";
 import { ShippingClient } from "../../provider/client/shippingClient";
 import { resolveShop } from "../../provider/config/settings";
 import { ShippingConfigError, ShippingConnectionError } from "../../provider/errors";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { openProject } from "../support/engineProject";
 import { FAST_CLIENT } from "../support/faults";
 import { freshProvider } from "../support/provider";
 import { rejectionOf } from "../support/rejection";
-import { ACME_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, leaksOf } from "../support/shops";
 import { type HttpsFront, httpsFront } from "./tls";
 
 const HOOK = "order_status_change";
@@ -23,24 +23,22 @@ const UNVERIFIED = /certificate|UNABLE_TO_VERIFY|SELF_SIGNED/i;
 /** The host name of the CA's other certificate: not 127.0.0.1, so a client must refuse it there. */
 const OTHER_HOST = "other.example";
 
-let sim: RunningSimulator;
+/** The plain simulator (reset before each test); the HTTPS fronts below put it behind TLS. */
+const acme = useAcmeSimulator();
 let pki: PrivateCa<typeof OTHER_HOST>;
 let front: HttpsFront;
 let wrongHost: HttpsFront;
 const clients: ShippingClient[] = [];
 
 beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
   pki = await createPrivateCa([OTHER_HOST]);
-  front = await httpsFront(sim.baseUrl, pki.server);
-  wrongHost = await httpsFront(sim.baseUrl, pki.otherHosts[OTHER_HOST]);
+  front = await httpsFront(acme.sim.baseUrl, pki.server);
+  wrongHost = await httpsFront(acme.sim.baseUrl, pki.otherHosts[OTHER_HOST]);
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
   await Promise.all([front.close(), wrongHost.close()]);
-  await sim.close();
 });
-beforeEach(() => sim.reset());
 
 function client(baseUrl: string, caCertificates?: string): ShippingClient {
   const made = new ShippingClient({
@@ -64,8 +62,8 @@ describe("TLS to the API", () => {
     expect(error).toBeInstanceOf(ShippingConnectionError);
     expect(`${error.message} ${String((error as { cause?: unknown }).cause)}`).toMatch(UNVERIFIED);
     expect(front.forwarded()).toBe(before);
-    expect(sim.requests()).toEqual([]);
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.requests()).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
   });
 
   it("works with the CA given as the client's caCertificates: create, list and delete over HTTPS", async () => {
@@ -73,8 +71,8 @@ describe("TLS to the API", () => {
     const [id] = await api.create([{ hook: HOOK, url: URL_ }]);
     expect(await api.list()).toMatchObject([{ id, hook: HOOK, url: URL_ }]);
     await api.delete([id ?? 0]);
-    expect(sim.subscriptions("acme")).toEqual([]);
-    expect(sim.requests().map((r) => r.status)).toEqual([200, 200, 204]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.requests().map((r) => r.status)).toEqual([200, 200, 204]);
   });
 
   it("still checks the host name when the CA is trusted", async () => {
@@ -96,7 +94,7 @@ describe("TLS to the API", () => {
     expect(`${refused.message} ${String(refused.cause)}`).toMatch(UNVERIFIED);
     const withCa = await freshProvider({ ...config, "shipping:caCertificates": pki.caPem });
     const created = await withCa.create({ hook: HOOK, url: URL_ });
-    expect(sim.subscriptions("acme")).toEqual([{ id: Number(created.id), hook: HOOK, url: URL_ }]);
+    expect(acme.sim.subscriptions("acme")).toEqual([{ id: Number(created.id), hook: HOOK, url: URL_ }]);
   });
 });
 
@@ -152,15 +150,15 @@ describe("the real CLI over HTTPS", () => {
     const refused = await project.run("up");
     expect(refused.ok).toBe(false);
     expect(refused.error).toMatch(UNVERIFIED);
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
 
     await project.stack.setConfig("shipping:caCertificates", { value: pki.caPem });
     const up = await project.run("up");
     expect(up.error).toBe("");
-    expect(sim.subscriptions("acme")).toMatchObject([{ hook: HOOK, url: URL_ }]);
+    expect(acme.sim.subscriptions("acme")).toMatchObject([{ hook: HOOK, url: URL_ }]);
     const destroy = await project.run("destroy");
     expect(destroy.ok).toBe(true);
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
     expect(leaksOf(ACME_KEY, refused.error + up.printed + destroy.printed)).toEqual([]);
   });
 });

@@ -3,20 +3,18 @@
  * package installed from its packed tarball, the official CLI with its Node.js language host. Every step is
  * judged by the live subscriptions and the state, not by the exit code alone.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { OfficialProject, officialCli, typescriptProjectFiles } from "../support/officialProject";
 import { markedBlock, pulumiCommands } from "../support/readme";
-import { ACME_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, leaksOf } from "../support/shops";
 
 const ORDERS_URL = "https://hooks.example.com/orders";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
+const acme = useAcmeSimulator();
+beforeAll(() => {
   console.log(officialCli().reason);
-  sim = await startSimulator({ shops: TEST_SHOPS });
 });
-afterAll(() => sim.close());
 
 /** A project of the README's program `marker`, configured with the README's own commands, stack `dev`. */
 async function readmeProject(marker: "program: commonjs" | "program: esm"): Promise<OfficialProject> {
@@ -31,7 +29,7 @@ async function readmeProject(marker: "program: commonjs" | "program: esm"): Prom
   );
   await project.ok(["stack", "init", "dev"]);
   const configure = pulumiCommands(markedBlock("commands: configure"), {
-    "https://<api host>": sim.baseUrl,
+    "https://<api host>": acme.sim.baseUrl,
     "<key>": ACME_KEY,
   });
   expect(configure).toHaveLength(2);
@@ -41,17 +39,16 @@ async function readmeProject(marker: "program: commonjs" | "program: esm"): Prom
 
 /** The subscriptions of acme as the service lists them: id, hook, url. */
 function live(): Array<{ id: number; hook: string; url: string }> {
-  return sim.subscriptions("acme").map(({ id, hook, url }) => ({ id, hook, url }));
+  return acme.sim.subscriptions("acme").map(({ id, hook, url }) => ({ id, hook, url }));
 }
 
 describe("the README's program through the official CLI", () => {
   it("CommonJS (pulumi new typescript): preview writes nothing, up subscribes, refresh keeps, destroy removes", async () => {
-    sim.reset();
     const project = await readmeProject("program: commonjs");
 
     const preview = await project.ok(["preview"]);
     expect(preview.stdout).toMatch(/\+ 2 to create/);
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
     expect(live()).toEqual([]);
 
     // The preview above is the one up would show: up goes straight to the update.
@@ -66,10 +63,10 @@ describe("the README's program through the official CLI", () => {
       String(subscription?.id),
     );
 
-    sim.clearRequests();
+    acme.sim.clearRequests();
     await project.ok(["preview", "--expect-no-changes"]);
     await project.ok(["refresh", "--yes", "--skip-preview"]);
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
     expect((await project.subscriptions()).map((r) => r.id)).toEqual([String(subscription?.id)]);
 
     await project.ok(["destroy", "--yes", "--skip-preview"]);
@@ -79,7 +76,6 @@ describe("the README's program through the official CLI", () => {
   });
 
   it("ES module (type: module, export default): up subscribes, destroy removes", async () => {
-    sim.reset();
     const project = await readmeProject("program: esm");
     await project.ok(["up", "--yes"]);
     const [subscription] = live();

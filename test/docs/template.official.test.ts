@@ -6,27 +6,22 @@
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { afterAll, describe, expect, it } from "vitest";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { temporaryRoot } from "../support/consumer";
 import { REPO_ROOT } from "../support/engine";
 import { packedTarball } from "../support/install";
 import { OfficialProject } from "../support/officialProject";
-import { ACME_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
+import { ACME_KEY, leaksOf } from "../support/shops";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
+const acme = useAcmeSimulator();
 let root: string | undefined;
-afterAll(async () => {
-  await sim.close();
+afterAll(() => {
   if (root !== undefined) rmSync(root, { recursive: true, force: true });
 });
 
 describe("pulumi new with the repository's template", () => {
   it("--yes with config on the command line installs and deploys; a key given so is flagged until stored encrypted", async () => {
-    sim.reset();
     root = temporaryRoot();
     const tarball = await packedTarball();
     const template = join(root, "template");
@@ -52,7 +47,7 @@ describe("pulumi new with the repository's template", () => {
         "--stack",
         "dev",
         "--config",
-        `shipping:baseUrl=${sim.baseUrl}`,
+        `shipping:baseUrl=${acme.sim.baseUrl}`,
         "--config",
         `shipping:apiKey=${ACME_KEY}`,
       ],
@@ -77,10 +72,10 @@ describe("pulumi new with the repository's template", () => {
     // program run would print the warning again were the key still plain.
     const up = await run(["up", "--yes", "--skip-preview"]);
     expect(up.stdout).not.toContain(PLAIN);
-    expect(sim.subscriptions("acme").map(({ hook, url }) => ({ hook, url }))).toEqual([
+    expect(acme.sim.subscriptions("acme").map(({ hook, url }) => ({ hook, url }))).toEqual([
       { hook: "order_status_change", url: "https://hooks.example.com/orders" },
     ]);
     await run(["destroy", "--yes", "--skip-preview"]);
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
   });
 });

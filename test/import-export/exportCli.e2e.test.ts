@@ -1,30 +1,24 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { afterAll, describe, expect, it } from "vitest";
+import { startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { CLI_PATH, removeScratch, runCli, SCRATCH, stackProject } from "../support/cli";
 import { dist, REPO_ROOT } from "../support/engine";
 import { runProcess } from "../support/process";
 import { ACME_KEY, GLOBEX_KEY, leaksOf, TEST_SHOPS } from "../support/shops";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
-});
-afterAll(async () => {
-  await sim.close();
-  removeScratch();
-});
-beforeEach(() => sim.reset());
+const acme = useAcmeSimulator();
+afterAll(() => removeScratch());
 
 const SHOPS = JSON.stringify({ acme: { apiKey: ACME_KEY }, globex: { apiKey: GLOBEX_KEY } });
 const NO_RETRY = JSON.stringify({ maxRetries: 0 });
 
 async function seed(apiKey: string, subscriptions: Array<{ hook: string; url: string }>): Promise<number[]> {
-  const client = new dist.provider.ShippingClient({ baseUrl: sim.baseUrl, apiKey });
+  const client = new dist.provider.ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey });
   try {
     return await client.create(subscriptions);
   } finally {
     await client.close();
-    sim.clearRequests();
+    acme.sim.clearRequests();
   }
 }
 
@@ -62,38 +56,38 @@ describe("pulumi-shipping-webhooks export: the command line", () => {
   ])("%j exits 2 with %s and the usage", async (args, message) => {
     const run = await runCli(args as string[], {
       SHIPPING_API_KEY: ACME_KEY,
-      SHIPPING_BASE_URL: sim.baseUrl,
+      SHIPPING_BASE_URL: acme.sim.baseUrl,
     });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(message);
     expect(run.stderr).toContain("Usage:");
     expect(run.stdout).toBe("");
-    expect(sim.requests()).toEqual([]);
+    expect(acme.sim.requests()).toEqual([]);
   });
 });
 
 describe("pulumi-shipping-webhooks export: errors are the provider's, exit 1", () => {
   it("without a key: the configuration message, and no request", async () => {
-    const run = await runCli(["export"], { SHIPPING_BASE_URL: sim.baseUrl });
+    const run = await runCli(["export"], { SHIPPING_BASE_URL: acme.sim.baseUrl });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("shipping:apiKey: is not set");
     expect(run.stderr).toContain("SHIPPING_API_KEY");
-    expect(sim.requests()).toEqual([]);
+    expect(acme.sim.requests()).toEqual([]);
   });
 
   it("only shipping:shops and no --shop: names --shop and the configured shops, no request", async () => {
-    const run = await runCli(["export"], { SHIPPING_SHOPS: SHOPS, SHIPPING_BASE_URL: sim.baseUrl });
+    const run = await runCli(["export"], { SHIPPING_SHOPS: SHOPS, SHIPPING_BASE_URL: acme.sim.baseUrl });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(
       "shipping:apiKey: is not set in the environment, so there is no default shop to export; name one of shipping:shops with --shop (acme, globex), for example `export --shop acme`",
     );
-    expect(sim.requests()).toEqual([]);
+    expect(acme.sim.requests()).toEqual([]);
   });
 
   it("a shop missing from SHIPPING_SHOPS, or no base URL: the configuration message", async () => {
     const noShop = await runCli(["export", "--shop", "initech"], {
       SHIPPING_SHOPS: SHOPS,
-      SHIPPING_BASE_URL: sim.baseUrl,
+      SHIPPING_BASE_URL: acme.sim.baseUrl,
     });
     expect(noShop.status).toBe(1);
     expect(noShop.stderr).toContain('shipping:shops: has no shop "initech"');
@@ -104,7 +98,7 @@ describe("pulumi-shipping-webhooks export: errors are the provider's, exit 1", (
 
   it("a wrong key: the ShippingError message with the API's answer and a hint, the key redacted", async () => {
     const wrongKey = "acme-wrong-key-99";
-    const run = await runCli(["export"], { SHIPPING_API_KEY: wrongKey, SHIPPING_BASE_URL: sim.baseUrl });
+    const run = await runCli(["export"], { SHIPPING_API_KEY: wrongKey, SHIPPING_BASE_URL: acme.sim.baseUrl });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/Request failed with status code 401 .*GET .*\/webhook_subscriptions\//);
     expect(run.stderr).toContain("hint: check the API key");
@@ -132,7 +126,7 @@ describe("pulumi-shipping-webhooks export: output", () => {
       { hook: "shipment_status_change", url: "https://hooks.example.com/acme/shipments" },
     ]);
     await seed(GLOBEX_KEY, [{ hook: "shipment_label_created", url: "https://hooks.example.com/globex" }]);
-    const run = await runCli(["export"], { SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl });
+    const run = await runCli(["export"], { SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: acme.sim.baseUrl });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('import { WebhookSubscription } from "pulumi-shipping-webhooks";');
     // Top-level statements (what the language host runs in a CommonJS project), each id a stack output.
@@ -153,7 +147,7 @@ describe("pulumi-shipping-webhooks export: output", () => {
       /^\/\/ The service reports shop_id "(\d+)": pin it with `pulumi config set shipping:shopId "\1"`\.$/m,
     );
     expect(run.stderr).toBe("");
-    expect(sim.requests().map((r) => `${r.method} ${r.path}`)).toEqual(["GET /webhook_subscriptions/"]);
+    expect(acme.sim.requests().map((r) => `${r.method} ${r.path}`)).toEqual(["GET /webhook_subscriptions/"]);
   });
 
   it("YAML for --shop: the shop and the <project>:hooks map; --base-url wins over the environment", async () => {
@@ -161,7 +155,17 @@ describe("pulumi-shipping-webhooks export: output", () => {
       { hook: "shipment_label_created", url: "https://hooks.example.com/globex/labels?token=t1" },
     ]);
     const run = await runCli(
-      ["export", "--shop", "globex", "--format", "yaml", "--project", "webhooks", "--base-url", sim.baseUrl],
+      [
+        "export",
+        "--shop",
+        "globex",
+        "--format",
+        "yaml",
+        "--project",
+        "webhooks",
+        "--base-url",
+        acme.sim.baseUrl,
+      ],
       { SHIPPING_SHOPS: SHOPS, SHIPPING_BASE_URL: "https://unused.example.com" },
     );
     expect(run.status).toBe(0);
@@ -179,7 +183,7 @@ describe("pulumi-shipping-webhooks export: output", () => {
   });
 
   it("an empty shop: a program with no resource, and an empty hooks map", async () => {
-    const env = { SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl };
+    const env = { SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: acme.sim.baseUrl };
     const ts = await runCli(["export"], env);
     expect(ts.stdout).toContain("0 live subscriptions to adopt");
     expect(ts.stdout).not.toMatch(/new WebhookSubscription|^export /m);
@@ -194,7 +198,7 @@ describe("pulumi-shipping-webhooks export in a project: the stack's config, thro
     await seed(GLOBEX_KEY, [{ hook: "shipment_label_created", url: "https://hooks.example.com/globex" }]);
     const project = stackProject("shop-hooks");
     await project.pulumi(["stack", "init", "dev"]);
-    await project.pulumi(["config", "set", "shipping:baseUrl", sim.baseUrl]);
+    await project.pulumi(["config", "set", "shipping:baseUrl", acme.sim.baseUrl]);
     await project.pulumi(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
     await project.pulumi(["config", "set", "--secret", "--path", "shipping:shops.globex.apiKey", GLOBEX_KEY]);
     await project.pulumi(["stack", "init", "empty"]);
@@ -236,7 +240,7 @@ describe("pulumi-shipping-webhooks export in a project: the stack's config, thro
     expect(selected.status).toBe(1);
     expect(selected.stderr).toContain("shipping:apiKey: is not set");
     expect(selected.stderr).toContain("stack empty");
-    expect(sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(acme.sim.requests().filter((r) => r.method !== "GET")).toEqual([]);
   });
 
   it("a URL that holds a secret of the stack's config is left out, never printed", async () => {
@@ -248,7 +252,7 @@ describe("pulumi-shipping-webhooks export in a project: the stack's config, thro
     ]);
     const project = stackProject("shop-hooks");
     await project.pulumi(["stack", "init", "dev"]);
-    await project.pulumi(["config", "set", "shipping:baseUrl", sim.baseUrl]);
+    await project.pulumi(["config", "set", "shipping:baseUrl", acme.sim.baseUrl]);
     await project.pulumi(["config", "set", "--secret", "shipping:apiKey", ACME_KEY]);
     await project.pulumi([
       "config",
@@ -278,7 +282,7 @@ describe("pulumi-shipping-webhooks export in a project: the stack's config, thro
     expect(run.stderr).toContain("--stack prod:");
     expect(run.stderr).toMatch(/pulumi config .*--stack prod/);
     expect(run.stderr).toContain("prod");
-    expect(sim.requests()).toEqual([]);
+    expect(acme.sim.requests()).toEqual([]);
   });
 
   it("a project with no stack yet: the environment, and a note that says so", async () => {
@@ -286,7 +290,7 @@ describe("pulumi-shipping-webhooks export in a project: the stack's config, thro
     const project = stackProject("fresh");
     const run = await runCli(
       ["export"],
-      { ...project.env, SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: sim.baseUrl },
+      { ...project.env, SHIPPING_API_KEY: ACME_KEY, SHIPPING_BASE_URL: acme.sim.baseUrl },
       project.dir,
     );
     expect(run.status, run.stderr).toBe(0);
@@ -297,7 +301,7 @@ describe("pulumi-shipping-webhooks export in a project: the stack's config, thro
   it("--stack outside a project, or no pulumi on PATH: exit 1 with the rule and the fix, no request", async () => {
     const outside = await runCli(["export", "--stack", "dev"], {
       SHIPPING_API_KEY: ACME_KEY,
-      SHIPPING_BASE_URL: sim.baseUrl,
+      SHIPPING_BASE_URL: acme.sim.baseUrl,
     });
     expect(outside.status).toBe(1);
     expect(outside.stderr).toContain(`--stack dev: no Pulumi.yaml in ${SCRATCH} or a folder above it`);
@@ -306,6 +310,6 @@ describe("pulumi-shipping-webhooks export in a project: the stack's config, thro
     expect(noCli.status).toBe(1);
     expect(noCli.stderr).toContain("the Pulumi CLI (pulumi) is not on PATH");
     expect(noCli.stderr).toContain("https://www.pulumi.com/docs/install/");
-    expect(sim.requests()).toEqual([]);
+    expect(acme.sim.requests()).toEqual([]);
   });
 });

@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSimulator, startSimulator } from "../../simulator";
+import { useAcmeSimulator } from "../support/acmeSimulator";
 import { dist, engine, OutputLog, REPO_ROOT, sandbox } from "../support/engine";
-import { acmeStackConfig, TEST_SHOPS } from "../support/shops";
+import { acmeStackConfig } from "../support/shops";
 
 /**
  * The official Linux tarball (pulumi-v3.x-linux-x64.tar.gz) unpacks to `pulumi/pulumi` with its plugins
@@ -21,7 +21,7 @@ const PASSPHRASE = "tarball-cli-test-passphrase";
 /** `pulumi version` and Node start on a loaded machine. */
 const ENSURE_DEADLINE_MS = 60_000;
 
-let sim: RunningSimulator;
+const acme = useAcmeSimulator();
 let scratch: string;
 /** The unpacked tarball's `pulumi/` folder. */
 let tarball: string;
@@ -31,7 +31,6 @@ let env: NodeJS.ProcessEnv;
 let emptyHome: string;
 
 beforeAll(async () => {
-  sim = await startSimulator({ shops: TEST_SHOPS });
   const suiteCli = dist.pulumiCli.requirePulumiCli();
   const real = realpathSync(suiteCli.binary);
   version = suiteCli.version;
@@ -57,8 +56,7 @@ beforeAll(async () => {
   delete env[dist.pulumiCli.PULUMI_ROOT_ENV];
 });
 
-afterAll(async () => {
-  await sim?.close();
+afterAll(() => {
   if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -84,7 +82,6 @@ describe("a Pulumi CLI laid out as the official Linux tarball (pulumi/pulumi, no
   });
 
   it("runs an inline program's up and destroy through the Automation API with it", async () => {
-    sim.reset();
     const box = sandbox("tarball-cli");
     dist.provider.isolateInlineProgramConnections(); // as openStack does: a fresh connection to each engine
     const command = await dist.pulumiCli.pulumiCommand(env);
@@ -113,15 +110,15 @@ describe("a Pulumi CLI laid out as the official Linux tarball (pulumi/pulumi, no
         projectSettings: { name: "tarball", runtime: "nodejs", backend: { url: `file://${box.backendDir}` } },
       },
     );
-    await stack.setAllConfig(acmeStackConfig(sim.baseUrl));
+    await stack.setAllConfig(acmeStackConfig(acme.sim.baseUrl));
     const log = new OutputLog();
     const up = await engine(stack.up({ onOutput: log.onOutput }), "up");
     expect(up.summary.resourceChanges, log.text).toEqual({ create: 2 });
-    expect(sim.subscriptions("acme").map((s) => [s.id, s.url])).toEqual([
+    expect(acme.sim.subscriptions("acme").map((s) => [s.id, s.url])).toEqual([
       [up.outputs.id?.value, "https://hooks.example.com/tarball"],
     ]);
     const destroy = await engine(stack.destroy({ onOutput: log.onOutput }), "destroy");
     expect(destroy.summary.resourceChanges, log.text).toEqual({ delete: 2 });
-    expect(sim.subscriptions("acme")).toEqual([]);
+    expect(acme.sim.subscriptions("acme")).toEqual([]);
   });
 });

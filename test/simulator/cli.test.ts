@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseCli, UsageError } from "../../simulator/cli-args";
+import { parseCli, UsageError } from "../../simulator/cliArgs";
 import { DEFAULT_SWITCHES } from "../../simulator/constants";
 import { api, b64, call, subs } from "./helpers";
 

@@ -10,7 +10,7 @@ import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { parseCli } from "../../simulator/cli-args";
+import { parseCli } from "../../simulator/cliArgs";
 import { ROOT } from "./simProcess";
 
 const DOCKERFILE = readFileSync(join(ROOT, "simulator", "Dockerfile"), "utf8");

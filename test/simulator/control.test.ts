@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ControlTarget, handleControl } from "../../simulator/control";
-import { isLoopbackAddress } from "../../simulator/control-guard";
+import { isLoopbackAddress } from "../../simulator/controlGuard";
 import { ApiError } from "../../simulator/errors";
 import type { RunningSimulator } from "../../simulator/index";
 import { api, call, startSim, subs } from "./helpers";

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { type Emitted, InvalidInputError, type RunningSimulator, type SimEvent } from "../../simulator/index";
 import { api, b64, call, RW_KEY, startSim, subs } from "./helpers";
-import { useReceiver } from "./https-receiver";
+import { useReceiver } from "./httpsReceiver";
 
 const receiver = useReceiver();
 

@@ -4,8 +4,8 @@
  * simulator is started on 127.0.0.1, and the rule for peers from other machines is a table.
  */
 import { describe, expect, it } from "vitest";
-import { parseCli } from "../../simulator/cli-args";
-import { controlPeerAllowed } from "../../simulator/control-guard";
+import { parseCli } from "../../simulator/cliArgs";
+import { controlPeerAllowed } from "../../simulator/controlGuard";
 import { startSimulator } from "../../simulator/index";
 import { auth, call, startSim } from "./helpers";
 

@@ -5,7 +5,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
-import { parseClientCommand, runClientCommand } from "../../simulator/cli-trigger";
+import { parseClientCommand, runClientCommand } from "../../simulator/cliTrigger";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../simulator/index";
 
 /** The demo shop's read-write key (DEFAULT_SHOPS). */
@@ -79,7 +79,7 @@ export interface Reply {
 }
 
 /** Options of `call`. */
-export interface CallOptions {
+interface CallOptions {
   headers?: Record<string, string>;
   /** Object = JSON with content-type application/json unless given; string/Buffer = sent as is. */
   body?: unknown;
@@ -170,7 +170,7 @@ export function subs(...pairs: Array<[string, string]>): unknown {
 }
 
 /** The error body shape. */
-export interface ErrorReply {
+interface ErrorReply {
   message: string;
   request_id: string;
   errors: Array<{ status: number; code: number; title: string; message: string }>;

@@ -5,7 +5,7 @@
  */
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
-import { type RawOutcome, type RawReply, rawRequest } from "../../scripts/fuzz/raw-client";
+import { type RawOutcome, type RawReply, rawRequest } from "../../scripts/fuzz/rawClient";
 import type { RunningSimulator } from "../../simulator/index";
 import { api, auth, b64, call, expectErrorShape, type Reply, startSim, subs, until } from "./helpers";
 
@@ -226,7 +226,6 @@ describe("request bodies", () => {
 
   it("answers a stalled body 408 within bodyTimeoutMs and closes the connection", async () => {
     const sim = await startSim({ bodyTimeoutMs: 300 });
-    const started = Date.now();
     const raw = replyOf(
       await rawRequest(
         sim.baseUrl,
@@ -237,8 +236,8 @@ describe("request bodies", () => {
     );
     expect(raw.status).toBe(408);
     expect(raw.closing).toBe(true);
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(expectErrorShape(asReply(raw)).message).toContain("within 0.3 s");
-    expect(sim.requests().map((r) => r.status)).toEqual([408]);
+    // Answered by the body timeout while the client still waited (it gives up only after 5 s), never aborted.
+    expect(sim.requests().map((r) => [r.status, r.aborted ?? false])).toEqual([[408, false]]);
   });
 });

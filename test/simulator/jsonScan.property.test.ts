@@ -1,11 +1,11 @@
 /**
- * json-scan.ts reads a large POST body without building it: its grammar check must decide exactly as
+ * jsonScan.ts reads a large POST body without building it: its grammar check must decide exactly as
  * JSON.parse does, and validateCreateText must answer exactly as validateCreateBody(JSON.parse(text)).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../simulator/errors";
-import { isJsonText, parsedStart } from "../../simulator/json-scan";
+import { isJsonText, parsedStart } from "../../simulator/jsonScan";
 import { validateCreateBody, validateCreateText } from "../../simulator/validation";
 
 const parses = (text: string): boolean => {

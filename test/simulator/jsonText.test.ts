@@ -1,7 +1,7 @@
 /** The iterative JSON serialiser the request log uses: same text as JSON.stringify, at any depth. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { describeValue, stringifyJson } from "../../simulator/json-text";
+import { describeValue, stringifyJson } from "../../simulator/jsonText";
 
 const SEED = 1123;
 

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI_OPTIONS } from "../../simulator/cli-args";
+import { CLI_OPTIONS } from "../../simulator/cliArgs";
 import { controlEndpoints } from "../../simulator/control";
 
 const README = readFileSync(join(__dirname, "..", "..", "simulator", "README.md"), "utf8");

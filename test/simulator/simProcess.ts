@@ -7,7 +7,7 @@ export const ROOT = resolve(__dirname, "../..");
 /** The built CLI (`npm run build`). */
 export const CLI = join(ROOT, "dist", "simulator", "cli.js");
 /** How long a start may take on a loaded machine, in milliseconds. */
-export const START_DEADLINE_MS = 20_000;
+const START_DEADLINE_MS = 20_000;
 
 /** A running simulator process. */
 export interface SimProcess {

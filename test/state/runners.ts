@@ -10,15 +10,15 @@ import type { S3Server } from "../support/versitygw";
 /** The runner script: one Pulumi operation of the GitOps program, in a process of its own. */
 const RUNNER = join(__dirname, "runner.cjs");
 /** Bound of one runner process (its operation has a shorter one). */
-export const RUNNER_DEADLINE_MS = 300_000;
+const RUNNER_DEADLINE_MS = 300_000;
 /** The passphrase that encrypts the stack's secrets, shared by every checkout as a CI secret would be. */
 const PASSPHRASE = "runners-test-passphrase";
 
 /** The operations a runner performs. */
-export type RunnerOperation = "up" | "preview" | "refresh" | "cancel";
+type RunnerOperation = "up" | "preview" | "refresh" | "cancel";
 
 /** How a runner process ended. */
-export interface RunnerOutcome {
+interface RunnerOutcome {
   readonly ok: boolean;
   /** Everything it printed, and the operation's error (decoded) when it failed. */
   readonly output: string;
@@ -28,7 +28,7 @@ export interface RunnerOutcome {
 }
 
 /** A started runner: its process, and a promise of how it ended. */
-export interface StartedRunner {
+interface StartedRunner {
   readonly child: ChildProcess;
   readonly done: Promise<RunnerOutcome>;
   /** SIGKILL to the runner and every process it started (the CLI, the provider): a CI machine lost. */
@@ -36,14 +36,14 @@ export interface StartedRunner {
 }
 
 /** One CI runner: a checkout of the GitOps repository with a machine of its own (PULUMI_HOME). */
-export interface Runner {
+interface Runner {
   readonly box: Sandbox;
   start(operation: RunnerOperation): StartedRunner;
   run(operation: RunnerOperation): Promise<RunnerOutcome>;
 }
 
 /** A GitOps stack in the bucket under `prefix`, created once "from a laptop", and checkouts to run it. */
-export interface SharedStack {
+interface SharedStack {
   readonly prefix: string;
   /** The stack's latest checkpoint as stored in the bucket (with its pending operations). */
   state(): Promise<Deployment>;

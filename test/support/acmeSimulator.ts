@@ -12,7 +12,7 @@ export interface AcmeSimulator {
 }
 
 /** What a test file's simulator differs in from the default one. */
-export interface AcmeSimulatorOptions {
+interface AcmeSimulatorOptions {
   /** The switches every test of the file starts with (the simulator's defaults otherwise). */
   readonly switches?: Partial<Switches>;
 }

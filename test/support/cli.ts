@@ -40,7 +40,7 @@ export function runCli(
 }
 
 /** A Pulumi project folder with stacks on a file backend of its own, handled by the real CLI. */
-export interface StackProject {
+interface StackProject {
   readonly dir: string;
   /** PATH with the official CLI first, PULUMI_HOME, the backend, the passphrase: what `export` runs with. */
   readonly env: Record<string, string>;

@@ -19,10 +19,10 @@ export const PULUMI_SDK_VERSION: string = JSON.parse(
 const INSTALL_DEADLINE_MS = 300_000;
 
 /** The package managers a consumer may install with; pnpm and yarn are the repository's devDependencies. */
-export type PackageManager = "npm" | "pnpm" | "yarn";
+type PackageManager = "npm" | "pnpm" | "yarn";
 
 /** The packed tarball and its file list as npm reports it. */
-export interface PackedPackage {
+interface PackedPackage {
   readonly tarball: string;
   readonly files: readonly string[];
 }
@@ -52,7 +52,7 @@ export async function packRepository(
  * `npm pack --json`'s report: the JSON array on stdout, from its first line that is `[` (anything a
  * lifecycle script printed to stdout before it is skipped; npm 11 prints its script banners to stderr).
  */
-export function packReport(stdout: string): Array<{ filename: string; files: Array<{ path: string }> }> {
+function packReport(stdout: string): Array<{ filename: string; files: Array<{ path: string }> }> {
   const start = stdout.search(/^\[\s*$/m);
   if (start === -1) throw new Error(`npm pack printed no JSON report: ${stdout.slice(0, 2000)}`);
   return JSON.parse(stdout.slice(start));
@@ -74,14 +74,14 @@ export function temporaryRoot(): string {
 }
 
 /** The repository packed into a temporary root for a test file (read its fields inside tests). */
-export interface PackedRepository {
+interface PackedRepository {
   /** The temporary root the tarball is in (consumers are installed below it too); removed after the file. */
   readonly root: string;
   readonly packed: PackedPackage;
 }
 
 /** How long a packing test file's setup and cleanup may take. */
-export interface PackedRepositoryTimeouts {
+interface PackedRepositoryTimeouts {
   /** Packing, in `beforeAll`. */
   readonly packMs: number;
   /** Removing the root, in `afterAll` (consumers' node_modules take long to remove on a loaded disk). */
@@ -114,7 +114,7 @@ export function usePackedRepository(timeouts: PackedRepositoryTimeouts): PackedR
 }
 
 /** How a consumer is installed. */
-export interface ConsumerOptions {
+interface ConsumerOptions {
   /** Folder name under the root; default "consumer". */
   readonly name?: string;
   readonly packageManager?: PackageManager;
@@ -261,7 +261,7 @@ export function consumerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** What one engine operation of drive.cjs reported. */
-export interface OperationResult {
+interface OperationResult {
   readonly operation: "up" | "preview" | "refresh" | "destroy";
   /** Resource changes by kind (`create`, `same`, `update`, `delete`, `replace`, ...). */
   readonly changes: Record<string, number>;
@@ -269,7 +269,7 @@ export interface OperationResult {
 }
 
 /** The last line drive.cjs prints. */
-export interface DriveReport {
+interface DriveReport {
   readonly subscriptionId?: number;
   readonly results: readonly OperationResult[];
 }
@@ -292,7 +292,7 @@ export function changesOf(
 }
 
 /** A run of a consumer's deploy script. */
-export interface DriveOptions {
+interface DriveOptions {
   /** `deploy.mjs` (ESM) or `deploy.cjs` (CommonJS). */
   readonly script: "deploy.mjs" | "deploy.cjs";
   /** The Node.js that runs it (and, first on PATH, the dynamic provider); default this process's. */

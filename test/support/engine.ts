@@ -35,7 +35,7 @@ export const dist = {
 export const pulumi = load("@pulumi/pulumi") as typeof pulumiSdk;
 
 /** Deadline of one engine operation: generous for a loaded 2-core machine, finite so nothing hangs. */
-export const ENGINE_DEADLINE_MS = 180_000;
+const ENGINE_DEADLINE_MS = 180_000;
 
 /** Folders of one isolated project: the engine runs the provider from `workDir`, inside the repo. */
 export interface Sandbox {
@@ -139,7 +139,7 @@ export function filesUnder(dir: string): Array<{ path: string; text: string }> {
 }
 
 /** A resource of an exported deployment. */
-export interface StateResource {
+interface StateResource {
   readonly urn: string;
   readonly type: string;
   readonly id?: string;

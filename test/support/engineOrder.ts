@@ -39,7 +39,7 @@ export interface Declaration {
 }
 
 /** One resource as state records it. */
-export interface Resource {
+interface Resource {
   readonly name: string;
   readonly id: string;
   readonly inputs: Record<string, unknown>;
@@ -47,7 +47,7 @@ export interface Resource {
 }
 
 /** How a command ended: every failure as `name: message`, and what it did per resource. */
-export interface Outcome {
+interface Outcome {
   readonly ok: boolean;
   readonly errors: string[];
   /** The error text of all failures, one per line (for `toContain` and `toMatch`). */

@@ -28,13 +28,13 @@ export interface FaultCase {
 }
 
 /** A stall is held this long by the simulator: far past the client's headers timeout below. */
-export const STALL_MS = 30_000;
+const STALL_MS = 30_000;
 
 /**
  * A late-apply fault applies its request this long after it arrived: well after the headers timeout below
  * fired (undici's timers are coarse, about half a second) and the create listed the shop again.
  */
-export const LATE_MS = 6_000;
+const LATE_MS = 6_000;
 
 /**
  * Waits (polling, with a deadline) until every request a late-apply fault held was applied, so that the run

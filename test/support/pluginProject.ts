@@ -46,7 +46,7 @@ export async function pluginFolder(): Promise<string> {
 }
 
 /** An explicit provider of a YAML program whose base URL and key are stack config. */
-export interface YamlExplicitProvider {
+interface YamlExplicitProvider {
   /** The provider resource's name (what a resource's `options: provider:` names). */
   readonly provider: string;
   /** The secret stack config that holds its key (its base URL is `simUrl`). */
@@ -93,19 +93,19 @@ ${provider === undefined ? "" : `    options:\n      provider: \${${provider}}\n
 }
 
 /** How a plugin project's stack `dev` is configured for the acme shop of the file's simulator. */
-export interface PluginStackOptions {
+interface PluginStackOptions {
   /** `shipping:apiKey` set with `--secret` (plain text otherwise: the plugin keeps it secret in state either way). */
   readonly secretKey?: boolean;
 }
 
 /** How a TypeScript plugin project differs from the default one. */
-export interface PluginProjectOptions extends PluginStackOptions {
+interface PluginProjectOptions extends PluginStackOptions {
   /** False: Pulumi.yaml names no plugin folder, so the CLI finds an installed plugin. */
   readonly byFolder?: boolean;
 }
 
 /** How a YAML plugin project differs from the default one. */
-export interface YamlProjectOptions extends PluginStackOptions {
+interface YamlProjectOptions extends PluginStackOptions {
   /**
    * The stack config an explicit provider of {@link yamlPluginHead} reads: `simUrl` (the simulator's
    * URL) and the secret `name` set to `value`.
@@ -114,7 +114,7 @@ export interface YamlProjectOptions extends PluginStackOptions {
 }
 
 /** The simulator of a plugin test file, reset before each test, and the plugin projects its tests run on it. */
-export interface PluginSimulator {
+interface PluginSimulator {
   readonly sim: RunningSimulator;
   /**
    * A TypeScript project of `source` (its index.ts) with the plugin named by folder in Pulumi.yaml and a

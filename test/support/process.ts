@@ -9,7 +9,7 @@ export interface ProcessResult {
 }
 
 /** How to run a child process. */
-export interface RunOptions {
+interface RunOptions {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   /** The child (and everything it started) is killed after this long, and the promise rejects. */

@@ -10,7 +10,7 @@ export interface S3Endpoint {
 }
 
 /** One object of a bucket listing. */
-export interface S3Object {
+interface S3Object {
   readonly key: string;
   readonly size: number;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** One run of the stand-in `go`: its arguments, working folder and the Go settings it was given. */
-export interface GoCall {
+interface GoCall {
   readonly args: readonly string[];
   readonly cwd: string;
   readonly env: { CGO_ENABLED: string; GOTOOLCHAIN: string; GOFLAGS: string };

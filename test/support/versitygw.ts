@@ -10,7 +10,7 @@ import { S3Client, type S3Endpoint } from "./s3Client";
 /** The versitygw release scripts/install-versitygw.sh builds. */
 export const VERSITYGW_VERSION = "1.8.0";
 /** Region the gateway signs for; the Pulumi CLI is told the same through AWS_REGION. */
-export const S3_REGION = "us-east-1";
+const S3_REGION = "us-east-1";
 /** How long the gateway may take to answer its first request on a loaded machine. */
 const START_DEADLINE_MS = 30_000;
 /** Pause between readiness probes. */
@@ -162,7 +162,7 @@ export async function startS3Server(bucket = "pulumi-state"): Promise<S3Server> 
 }
 
 /** The S3 server of a test file (read `server` inside tests: it is set in `beforeAll`). */
-export interface S3ServerFixture {
+interface S3ServerFixture {
   readonly server: S3Server;
 }
 

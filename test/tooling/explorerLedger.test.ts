@@ -28,7 +28,7 @@ function afterInterruptedReplacement(pendingDeletion: readonly StateRecord[]): L
 }
 
 describe("the explorer's ledger", () => {
-  it("keeps a stack's claim on a subscription its state records only as pending deletion (explorer seed 30032)", () => {
+  it("keeps a stack's claim on a subscription its state records only as pending deletion", () => {
     // A SIGKILLed `up` left the replaced resource in state with `delete: true`: the next `up` deletes it.
     const ledger = afterInterruptedReplacement([RECORD]);
     expect(

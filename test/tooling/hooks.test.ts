@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { HOOKS } from "../../contract/hooks";
 import schema from "../../provider/plugin/schema.json";
-import { parseEvent } from "../../simulator/event-schema";
+import { parseEvent } from "../../simulator/eventSchema";
 
 describe("the hooks, as every place lists them", () => {
   it("the plugin's schema enumerates the contract's hooks, in its order", () => {

@@ -39,7 +39,7 @@ const PATH = new RegExp(
 );
 /** `module.name` in backticks, where module is a source file of the provider, simulator or contract. */
 const QUALIFIED = /`([a-z][A-Za-z]+)\.([A-Za-z_$][\w$]*)`/g;
-/** A file of this repository by its name alone in backticks (`name.ts`, `delivery-order.ts`, `vitest.config.mts`). */
+/** A file of this repository by its name alone in backticks (`name.ts`, `deliveryOrder.ts`, `vitest.config.mts`). */
 const FILE_NAME = /`(\w[\w.-]*\.(?:ts|mts|js|cjs|sh))`/g;
 /** A relative Markdown link target (no scheme, no anchor-only link). */
 const MD_LINK = /\]\((?!https?:|mailto:|#)([^)\s#]+)(?:#[^)]*)?\)/g;

@@ -10,14 +10,14 @@ import * as pulumi from "@pulumi/pulumi";
  * The `__provider` of every floor resource: module text the dynamic-provider host loads as is (nothing is
  * serialized). `create` returns a fresh id and no outputs, `delete` does nothing; no API call, no config.
  */
-export const FLOOR_MODULE =
+const FLOOR_MODULE =
   'exports.handler=()=>({create:async()=>({id:require("crypto").randomUUID()}),delete:async()=>{}})';
 
 /** The resource type of a {@link FloorWebhook}: its state entries are counted by the `Floor` suffix. */
-export const FLOOR_TYPE = "pulumi-nodejs:dynamic/bench:Floor";
+const FLOOR_TYPE = "pulumi-nodejs:dynamic/bench:Floor";
 
 /** Inputs of a {@link FloorWebhook}: the same names our `WebhookSubscription` declares. */
-export interface FloorWebhookArgs {
+interface FloorWebhookArgs {
   readonly shop: pulumi.Input<string>;
   readonly hook: pulumi.Input<string>;
   readonly url: pulumi.Input<string>;

@@ -8,7 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 
 /** Inputs of a {@link NaiveWebhook}. */
-export interface NaiveWebhookArgs {
+interface NaiveWebhookArgs {
   readonly hook: pulumi.Input<string>;
   readonly url: pulumi.Input<string>;
 }
