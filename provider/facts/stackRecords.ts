@@ -2,7 +2,7 @@ import type { ShopTarget } from "../config/settings";
 import { isHookAtUrl, isListedUrl } from "../rules/recorded";
 
 /** How a replacement's diff left its recorded hook: kept (a URL change) or handed on (a hook or shop change). */
-export type DiffedAs = "keepsHook" | "handsOn";
+type DiffedAs = "keepsHook" | "handsOn";
 
 /**
  * What the stack records, as this deployment has seen it (a resource's diff, check with old inputs, or

@@ -10,7 +10,7 @@ import type { ShopViews } from "../facts/shopViews";
 import { shopName } from "../refusals/wording";
 
 /** What an import reads: the resource id, its outputs and its inputs. */
-export interface Imported {
+interface Imported {
   readonly id: string;
   readonly props: Record<string, unknown>;
   readonly inputs: Record<string, unknown>;

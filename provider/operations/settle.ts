@@ -17,7 +17,7 @@ import { waitFor } from "./trace";
 const MAX_DECISION_ROUNDS = 32;
 
 /** What settling a decision reads from and asks through. */
-export interface SettleContext {
+interface SettleContext {
   readonly views: ShopViews;
   readonly claims: Claims;
   readonly records: StackRecords;

@@ -16,7 +16,7 @@ export type CreatePlan =
   | { readonly kind: "refuseTakeover"; readonly live: LiveSubscription };
 
 /** Whether the live subscription of a hook is one the stack does not record, and what the resource allows. */
-export interface TakeoverFacts {
+interface TakeoverFacts {
   /** The declared URL. */
   readonly url: string;
   /** The shop's live subscription of the hook, if any (its URL may be a digest: previewListing.ts). */

@@ -22,7 +22,7 @@ export function isListedUrl(listed: string, url: string): boolean {
 }
 
 /** A hook and the URL it calls, as declared, recorded or written. */
-export interface HookAtUrl {
+interface HookAtUrl {
   readonly hook: string;
   readonly url: string;
 }
