@@ -91,6 +91,9 @@ function exports(file: string, name: string): boolean {
   return declared.test(text) || listed.test(text);
 }
 
+/** The API reference's folder, which `npm run docs` makes (typedoc.json `out`): named before it is made. */
+const API_REFERENCE = (JSON.parse(readFileSync(join(ROOT, "typedoc.json"), "utf8")) as { out: string }).out;
+
 /**
  * The broken pointers of `text`, as `at: pointer`: paths from the repository root, `module.name` exports (or
  * members: the module's text names it), and, with `mdDir`, relative Markdown links from that folder.
@@ -101,7 +104,10 @@ function brokenPointers(text: string, at: string, mdDir?: string): string[] {
   // A .js path may name what the build makes of a source (dist/ holds it; the source is its .ts).
   const built = (path: string) => /\.js$/.test(path) && existsSync(join(ROOT, path.replace(/\.js$/, ".ts")));
   const exists = (path: string) =>
-    existsSync(join(ROOT, path)) || existsSync(join(ROOT, dirname(at), path)) || built(path);
+    existsSync(join(ROOT, path)) ||
+    existsSync(join(ROOT, dirname(at), path)) ||
+    built(path) ||
+    path.startsWith(`${API_REFERENCE}/`);
   for (const [path] of text.matchAll(PATH)) if (!exists(path)) broken.push(`${at}: ${path}`);
   for (const [, file = ""] of text.matchAll(FILE_NAME)) {
     if (!FILE_NAMES.has(file) && !exists(file)) broken.push(`${at}: ${file}`);
