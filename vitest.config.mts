@@ -76,7 +76,7 @@ const KNOWN_SECONDS: Readonly<Record<string, number>> = {
   "test/preview/readOnlyKey.e2e.test.ts": 114,
   "test/secrets/secretConfig.cli.test.ts": 106,
   "test/takeover/takeover.cli.test.ts": 150,
-  "test/takeover/takeover.plugin.test.ts": 185,
+  "test/takeover/takeover.plugin.test.ts": 250,
   "test/config/configMistakes.cli.test.ts": 96,
   "test/tooling/explorer.engine.test.ts": 94,
   "test/takeover/concurrency.e2e.test.ts": 90,

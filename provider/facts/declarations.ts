@@ -3,7 +3,7 @@ import { UNKNOWN_VALUE } from "../inputs/lifecycle";
 import { HookDeclarers, type SecondDeclaration, TYPESCRIPT_CLASS } from "../rules/oneHookPerShop";
 import type { Declared } from "../rules/ownershipFacts";
 import { type ShopIdentity, serviceShopKey } from "../rules/recorded";
-import { SharedDeclarations } from "./deploymentDeclarations";
+import { type RecordedShop, SharedDeclarations } from "./deploymentDeclarations";
 
 /**
  * What the program of this deployment declares (the resources the engine checked), and which hooks each
@@ -36,10 +36,12 @@ export class Declarations {
   }
 
   /**
-   * Records, for the deployment's other provider processes, that `target`'s credentials declare `hook` in the
-   * shop the service names `shop`; returns whether other credentials declared or created it there first.
+   * Records, for the deployment's other provider processes, that `target`'s credentials declare `hook` (at
+   * `url`, when known) in the shop the service names `shop`; returns whether other credentials declared or
+   * created it there first.
    */
-  declareInSharedShop(target: ShopTarget, shop: ShopIdentity, hook: string): boolean {
+  declareInSharedShop(target: ShopTarget, shop: ShopIdentity, hook: string, url?: string): boolean {
+    if (url !== undefined) this.#shared.declareUrlInShop(target, shop, hook, url);
     return this.#shared.createIn(target, shop, hook);
   }
 
@@ -84,11 +86,12 @@ export class Declarations {
   }
 
   /**
-   * How the program of this deployment declares `hook` (recorded at `url`) for each shop that declares it: in
-   * this process (any shop it checked) and in the deployment's others (for `targets`, the shops configured
-   * here). The ownership rule decides which of them keep the hook (ownership.ts `declaringShops`).
+   * How the program of this deployment declares `hook` (recorded at `url` in `recorded`'s shop): in this
+   * process (any shop it checked), and in the deployment's others (for `targets`, the shops configured here;
+   * and credentials configured only there, by the shop the service named for them). The ownership rule decides
+   * which of them keep the hook (ownership.ts `keepsHook`).
    */
-  declaredIn(hook: string, url: string, targets: readonly ShopTarget[]): Declared[] {
+  declaredIn(hook: string, url: string, targets: readonly ShopTarget[], recorded: RecordedShop): Declared[] {
     const here = [...this.#checked]
       .filter(([, hooks]) => hooks.has(hook))
       .map(([shopKey, hooks]) => ({
@@ -97,7 +100,12 @@ export class Declarations {
         createFailed: this.#failedCreates.get(shopKey)?.has(hook) === true,
       }));
     const merged = new Map(here.map((d) => [d.shopKey, d]));
-    for (const d of this.#shared.declaredIn(hook, url, targets)) {
+    const elsewhere: Declared[] = [];
+    for (const d of this.#shared.declaredIn(hook, url, targets, recorded)) {
+      if (d.shopKey === undefined) {
+        elsewhere.push(d);
+        continue;
+      }
       const known = merged.get(d.shopKey);
       merged.set(d.shopKey, {
         shopKey: d.shopKey,
@@ -105,14 +113,17 @@ export class Declarations {
         createFailed: d.createFailed || known?.createFailed === true,
       });
     }
-    return [...merged.values()];
+    return [...merged.values(), ...elsewhere];
   }
 
-  /** Records that a create of `hook` in `target`'s shop failed in this deployment (it took nothing over). */
-  createFailed(target: ShopTarget, hook: string): void {
+  /**
+   * Records that a create of `hook` in `target`'s shop failed in this deployment (it took nothing over);
+   * `shop`: the shop the service named for `target`, when a listing told it.
+   */
+  createFailed(target: ShopTarget, hook: string, shop?: ShopIdentity): void {
     const hooks = this.#failedCreates.get(target.shopKey) ?? new Set<string>();
     this.#failedCreates.set(target.shopKey, hooks.add(hook));
-    this.#shared.createFailed(target, hook);
+    this.#shared.createFailed(target, hook, shop);
   }
 
   /** Records a checked declaration whose create may come: the creates of a shop wait for each other. */

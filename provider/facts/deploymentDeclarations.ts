@@ -27,6 +27,12 @@ import type { Declared } from "../rules/ownershipFacts";
 import { type ShopIdentity, serviceShopKey } from "../rules/recorded";
 import { type Deployment, deploymentOf } from "./deploymentClaims";
 
+/** The recorded subscription's API and the shop the service named for it, when it did. */
+export interface RecordedShop {
+  readonly api: string;
+  readonly identity: ShopIdentity | undefined;
+}
+
 /** One line of the file: a shop, a hook, and who declares it there. */
 type Line = readonly [shop: string, hook: string, declarer: string];
 
@@ -74,7 +80,7 @@ export class SharedDeclarations {
    * returns whether other credentials declared or created it there first, in any process of the deployment.
    */
   createIn(target: ShopTarget, shop: ShopIdentity, hook: string): boolean {
-    const key = ["create", this.#digest(`${target.api}\u0000${serviceShopKey(shop)}`)] as const;
+    const key = ["create", this.#serviceShop(target.api, shop)] as const;
     return this.#firstOther(key, hook, this.#digest(target.shopKey)) !== undefined;
   }
 
@@ -83,22 +89,62 @@ export class SharedDeclarations {
     this.#append(`url:${this.#digest(target.shopKey)}`, hook, this.#digest(url));
   }
 
-  /** Records, for the deployment's other processes, that a create of `hook` in `target`'s shop failed. */
-  createFailed(target: ShopTarget, hook: string): void {
-    this.#append(`failed:${this.#digest(target.shopKey)}`, hook, "failed");
+  /**
+   * Records, for the deployment's other processes, that `target`'s credentials declare `hook` at `url` in the
+   * shop the service names `shop`: a process where those credentials are not configured places it so.
+   */
+  declareUrlInShop(target: ShopTarget, shop: ShopIdentity, hook: string, url: string): void {
+    this.#append(`urlIn:${this.#serviceShop(target.api, shop)}`, hook, this.#digest(url));
   }
 
-  /** How the deployment's processes declare `hook` for each of `targets` (recorded at `url`). */
-  declaredIn(hook: string, url: string, targets: readonly ShopTarget[]): Declared[] {
+  /**
+   * Records, for the deployment's other processes, that a create of `hook` in `target`'s shop failed: by its
+   * credentials, and by the shop the service named for them (`shop`), or else as not placed at its API.
+   */
+  createFailed(target: ShopTarget, hook: string, shop: ShopIdentity | undefined): void {
+    this.#append(`failed:${this.#digest(target.shopKey)}`, hook, "failed");
+    if (shop !== undefined) this.#append(`failedIn:${this.#serviceShop(target.api, shop)}`, hook, "failed");
+    else this.#append(`failedUnplaced:${this.#digest(target.api)}`, hook, this.#digest(target.shopKey));
+  }
+
+  /**
+   * How the deployment's processes declare `hook` (recorded at `url` in `recorded`'s shop): for each of
+   * `targets` (the shops configured in this process), then for credentials configured elsewhere only, placed in
+   * the recorded shop by the service, or not placed at all.
+   */
+  declaredIn(hook: string, url: string, targets: readonly ShopTarget[], recorded: RecordedShop): Declared[] {
     if (this.#file === undefined) return [];
     this.#readNew();
-    return targets.flatMap((target) => {
+    const has = (key: string, value?: string) =>
+      value === undefined
+        ? this.#all.has(`${key}\u0000${hook}`)
+        : this.#all.get(`${key}\u0000${hook}`)?.has(value) === true;
+    const declared: Declared[] = targets.flatMap((target) => {
       const shop = this.#digest(target.shopKey);
-      const urls = this.#all.get(`url:${shop}\u0000${hook}`);
-      if (urls === undefined) return [];
-      const createFailed = this.#all.has(`failed:${shop}\u0000${hook}`);
-      return [{ shopKey: target.shopKey, atRecordedUrl: urls.has(this.#digest(url)), createFailed }];
+      if (!has(`url:${shop}`)) return [];
+      const atRecordedUrl = has(`url:${shop}`, this.#digest(url));
+      return [{ shopKey: target.shopKey, atRecordedUrl, createFailed: has(`failed:${shop}`) }];
     });
+    if (recorded.identity !== undefined) {
+      const shop = this.#serviceShop(recorded.api, recorded.identity);
+      const createFailed = has(`failedIn:${shop}`);
+      if (has(`urlIn:${shop}`) || createFailed)
+        declared.push({
+          inRecordedShop: true,
+          atRecordedUrl: has(`urlIn:${shop}`, this.#digest(url)),
+          createFailed,
+        });
+    }
+    const configured = new Set(targets.map((t) => this.#digest(t.shopKey)));
+    const unplaced = this.#all.get(`failedUnplaced:${this.#digest(recorded.api)}\u0000${hook}`) ?? [];
+    if ([...unplaced].some((declarer) => !configured.has(declarer)))
+      declared.push({ atRecordedUrl: false, createFailed: true });
+    return declared;
+  }
+
+  /** The digest of the shop the service names `shop` at `api`. */
+  #serviceShop(api: string, shop: ShopIdentity): string {
+    return this.#digest(`${api}\u0000${serviceShopKey(shop)}`);
   }
 
   /** Appends the line, reads what is new, and returns the first declarer of the hook there if not `declarer`. */

@@ -64,7 +64,12 @@ export async function checkResource(
   }
   // A resource with state is not created but replaced, if anything: its diff decides (takeoverBeforeWrite).
   if (result.failures.length > 0 || olds.hook !== undefined) return result;
-  const sameShop = await declaredUnderAnotherKey(ctx, target, hook);
+  const sameShop = await declaredUnderAnotherKey(
+    ctx,
+    target,
+    hook,
+    typeof url === "string" ? url : undefined,
+  );
   if (sameShop !== undefined) {
     result.failures.push({ property: "hook", reason: sameShop });
     return result;
@@ -83,6 +88,7 @@ async function declaredUnderAnotherKey(
   ctx: CheckContext,
   target: ShopTarget,
   hook: string,
+  url: string | undefined,
 ): Promise<string | undefined> {
   if (!ctx.declarations.isShared()) return undefined;
   const listing = await waitFor("listing", () => ctx.views.listing(target)).catch((error: unknown) => {
@@ -90,7 +96,8 @@ async function declaredUnderAnotherKey(
     throw error;
   });
   const identity = listing === undefined ? undefined : shopIdentityOf(listing);
-  if (identity === undefined || !ctx.declarations.declareInSharedShop(target, identity, hook))
+  const known = url === UNKNOWN_VALUE ? undefined : url;
+  if (identity === undefined || !ctx.declarations.declareInSharedShop(target, identity, hook, known))
     return undefined;
   return declaredTwice(target, identity.shopId, hook).message;
 }

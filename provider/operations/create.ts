@@ -4,7 +4,7 @@
  * one POST (writes/createBatch.ts).
  */
 import type { ShopTarget } from "../config/settings";
-import { shopIdentityOf } from "../rules/recorded";
+import { type ShopIdentity, shopIdentityOf } from "../rules/recorded";
 import { ReadBackFailure } from "../writes/createBatch";
 import { pinnedListing } from "../writes/createPlans";
 import type { Deployment } from "./deployment";
@@ -13,16 +13,18 @@ import { waitFor } from "./trace";
 import { warn } from "./warnings";
 
 /**
- * The body of `ShippingProvider.create`. A create that fails is remembered, so that the delete of a resource
- * the program no longer declares keeps the hook subscribed (`Declarations.declaredIn`).
+ * The body of `ShippingProvider.create`. A create that fails is remembered (with the shop the service named,
+ * when its listing told it), so that the delete of a resource the program no longer declares keeps the hook
+ * subscribed (`Declarations.declaredIn`).
  */
 export async function createResource(
   d: Deployment,
   inputs: Record<string, unknown>,
 ): Promise<{ id: string; outs: SubscriptionOutputs }> {
   const target = d.targetOf(inputs.shop);
-  return subscribe(d, inputs, target).catch((error: unknown) => {
-    d.declarations.createFailed(target, String(inputs.hook));
+  const listed: { identity?: ShopIdentity } = {};
+  return subscribe(d, inputs, target, listed).catch((error: unknown) => {
+    d.declarations.createFailed(target, String(inputs.hook), listed.identity);
     throw error;
   });
 }
@@ -32,11 +34,13 @@ async function subscribe(
   d: Deployment,
   inputs: Record<string, unknown>,
   target: ShopTarget,
+  listed: { identity?: ShopIdentity },
 ): Promise<{ id: string; outs: SubscriptionOutputs }> {
   const hook = String(inputs.hook);
   const url = String(inputs.url);
   await settleReplaced(d, target);
   let identity = shopIdentityOf(await waitFor("listing", () => pinnedListing(d.views, target)));
+  if (identity !== undefined) listed.identity = identity;
   const request = { hook, url, takeOver: inputs.takeOver === true };
   const { id, current, seen, unconfirmed, takenOver } = await waitFor("batchWindow", () =>
     d.creates.add(target, identity, request),

@@ -16,7 +16,7 @@ import { ShopViews } from "../facts/shopViews";
 import { StackRecords } from "../facts/stackRecords";
 import type { CheckFailure, DiffDecision } from "../inputs/lifecycle";
 import type { Operation, Verdict } from "../rules/ownershipFacts";
-import type { Recorded } from "../rules/recorded";
+import { type Recorded, recordedIdentity } from "../rules/recorded";
 import { CreateBatches } from "../writes/createBatch";
 import { Writes } from "../writes/writes";
 import { checkResource } from "./check";
@@ -172,8 +172,11 @@ export class ShippingProvider {
       writes: this.#writes,
       resolve: (shop: string | undefined) => this.#targetOf(shop),
       configured: () => this.#targets.configured(),
-      declaredIn: (hook: string, url: string) =>
-        this.#declarations.declaredIn(hook, url, this.#targets.configured()),
+      declaredIn: (recorded: Recorded) =>
+        this.#declarations.declaredIn(recorded.hook, recorded.url, this.#targets.configured(), {
+          api: recorded.api ?? "",
+          identity: recordedIdentity(recorded),
+        }),
     };
     return settleOwnership(ctx, operation, recorded, named);
   }

@@ -27,7 +27,7 @@ interface SettleContext {
   /** Every configured shop. */
   readonly configured: () => ShopTarget[];
   /** How the program of this deployment declares `hook` (recorded at `url`), shop by shop. */
-  readonly declaredIn: (hook: string, url: string) => Declared[];
+  readonly declaredIn: (recorded: Recorded) => Declared[];
 }
 
 /**
@@ -110,7 +110,7 @@ function held(claims: Claims, operation: Operation, recorded: Recorded, verdict:
 function handedOn(ctx: SettleContext, recorded: Recorded): Partial<RecordedFacts> {
   const diffed = ctx.records.diffedAs(recorded.api, recorded.id);
   if (diffed === "keepsHook") return {};
-  const shops = ctx.declaredIn(recorded.hook, recorded.url);
+  const shops = ctx.declaredIn(recorded);
   return diffed === undefined ? { declaredIn: shops } : { handedOnIn: shops };
 }
 

@@ -33,31 +33,41 @@ import { isHookAtUrl, isSameShop, type Recorded, shopIdentityOf } from "./record
 export function decideRecorded(facts: RecordedFacts): Verdict {
   const verdict = decideAlone(facts);
   if (facts.operation !== "delete" || verdict.kind !== "ours") return verdict;
-  const handedOn = declaresIn(facts, declaringShops(facts.handedOnIn), verdict.target);
+  const handedOn = declaresIn(facts, facts.handedOnIn, verdict.target);
   if (handedOn !== false) return handedOn === true ? { kind: "claimed" } : handedOn;
-  const declared = declaresIn(facts, declaringShops(facts.declaredIn), verdict.target);
+  const declared = declaresIn(facts, facts.declaredIn, verdict.target);
   if (declared !== true) return declared === false ? verdict : declared;
   const live = verdict.live ?? facts.recorded;
   return { kind: "refuse", error: declaredElsewhere(verdict.target, { id: live.id, hook: live.hook }) };
 }
 
 /**
- * The shops (by `shopKey`) where another resource of the deployment declares the recorded hook, as a delete
- * weighs them: a declaration at another URL; one at the recorded URL only when the hook's create failed in this
- * deployment (a rename without an alias that kept the URL). Else a declaration of the recorded URL may be the
- * recorded resource itself, replaced by `up --replace`: the engine checks it with no old inputs and runs no diff
- * for it, and under `deleteBeforeReplace` its create comes after this delete.
+ * Whether a declaration of the recorded hook keeps it from a delete: one at another URL; one at the recorded URL
+ * only when the hook's create failed in this deployment (a rename without an alias that kept the URL). Else a
+ * declaration of the recorded URL may be the recorded resource itself, replaced by `up --replace`: the engine
+ * checks it with no old inputs and runs no diff for it, and under `deleteBeforeReplace` its create comes after
+ * this delete. Credentials of another process that the service placed in no shop keep it only with a failed
+ * create (which the next `up` tries again): else a hook of another shop would keep it.
  */
-export function declaringShops(declared: readonly Declared[] | undefined): string[] {
-  return (declared ?? []).filter((d) => !d.atRecordedUrl || d.createFailed).map((d) => d.shopKey);
+export function keepsHook(declared: Declared): boolean {
+  if (declared.shopKey === undefined && declared.inRecordedShop !== true) return declared.createFailed;
+  return !declared.atRecordedUrl || declared.createFailed;
 }
 
 /**
- * Whether one of `shopKeys` (where another resource declares the hook) is `at`'s shop: its key, or another
- * configured key that the service reports to be the same shop (both listings name it); a listing this needs
- * is asked for first. A shop whose listing names no shop cannot be told: not the same.
+ * Whether a declaration that keeps the hook (`keepsHook`) is in `at`'s shop: credentials of another process
+ * that the service placed in the recorded shop, or that it could not place; a configured key of `at`'s shop,
+ * or another configured key that the service reports to be the same shop (both listings name it; a listing
+ * this needs is asked for first). A shop whose listing names no shop cannot be told: not the same.
  */
-function declaresIn(facts: RecordedFacts, shopKeys: readonly string[], at: ShopTarget): boolean | Verdict {
+function declaresIn(
+  facts: RecordedFacts,
+  declared: readonly Declared[] | undefined,
+  at: ShopTarget,
+): boolean | Verdict {
+  const keeping = (declared ?? []).filter(keepsHook);
+  if (keeping.some((d) => d.shopKey === undefined)) return true;
+  const shopKeys = keeping.flatMap((d) => (d.shopKey === undefined ? [] : [d.shopKey]));
   if (shopKeys.length === 0) return false;
   if (shopKeys.includes(at.shopKey)) return true;
   const shops = [facts.named, ...facts.others].filter((s): s is ShopFacts => !("missing" in s));

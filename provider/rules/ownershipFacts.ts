@@ -27,9 +27,19 @@ export interface ShopFacts {
   readonly seen: boolean;
 }
 
-/** The recorded hook as the program of this deployment declares it for one configured shop. */
+/**
+ * The recorded hook as the program of this deployment declares it, for one set of credentials: configured in
+ * the deciding provider process (`shopKey`), or only in another process of the deployment (an explicit
+ * provider's own key), placed by the shop the service reported for them.
+ */
 export interface Declared {
-  readonly shopKey: string;
+  /** The configured shop whose credentials declare it; absent: credentials configured in another process only. */
+  readonly shopKey?: string;
+  /**
+   * For credentials of another process only: the service reported the recorded subscription's shop for them
+   * (true), or no shop at all (absent: their listing failed before their create failed).
+   */
+  readonly inRecordedShop?: boolean;
   /** A resource declares it at the recorded URL (with or without others at other URLs). */
   readonly atRecordedUrl: boolean;
   /** A create of the hook in this shop failed in this deployment (under `up --continue-on-error`). */

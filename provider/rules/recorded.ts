@@ -71,6 +71,15 @@ export function shopIdentityOf(subscriptions: readonly LiveSubscription[]): Shop
   };
 }
 
+/** The shop the service named for a recorded subscription, when state holds it. */
+export function recordedIdentity(recorded: RecordedPlace): ShopIdentity | undefined {
+  if (recorded.shopId === undefined) return undefined;
+  return {
+    shopId: recorded.shopId,
+    ...(recorded.accountId !== undefined ? { accountId: recorded.accountId } : {}),
+  };
+}
+
 /**
  * The shop as the service names it, as one key: its id, within its account when the service reports one (shop
  * ids are per account, so shop 1 of two accounts are two shops). What "the same shop under two keys" compares.

@@ -14,6 +14,7 @@ import {
   ALT,
   API,
   declaredFor,
+  declaredThrough,
   FROM_01,
   IN_ACCOUNT_A,
   live,
@@ -75,6 +76,51 @@ const rows: Array<[string, Row, string | RegExp]> = [
       declaredIn: [declaredFor(ALT, "recordedUrl", true)],
     },
     "ours at (default)",
+  ],
+  [
+    "delete: another process's own key declares the hook in the recorded shop at another URL: refuse",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(7, "1")] }),
+      declaredIn: [declaredThrough("recordedShop", "otherUrl", false)],
+    },
+    /^refuse: not deleting subscription 7 \(order_status_change\) of the default shop: another resource/,
+  ],
+  [
+    "delete: ... in the recorded shop at the recorded URL, its create not failed (up --replace under it): ours",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(7, "1")] }),
+      declaredIn: [declaredThrough("recordedShop", "recordedUrl", false)],
+    },
+    "ours at (default)",
+  ],
+  [
+    "delete: ... in no shop the service named (its listings failed), and its create failed: refuse this time",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(7, "1")] }),
+      declaredIn: [declaredThrough("unplaced", "otherUrl", true)],
+    },
+    /^refuse: not deleting subscription 7 \(order_status_change\) of the default shop: another resource/,
+  ],
+  [
+    "delete: ... in no shop the service named, its create not failed (it may be another shop's hook): ours",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(7, "1")] }),
+      declaredIn: [declaredThrough("unplaced", "otherUrl", false)],
+    },
+    "ours at (default)",
+  ],
+  [
+    "delete of a replacement's old half whose hook changed, another process's own key declares it in the recorded shop: left to it",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(7, "1")] }),
+      handedOnIn: [declaredThrough("recordedShop", "otherUrl", false)],
+    },
+    "claimed",
   ],
   [
     "delete of a replacement's old half whose hook changed, the hook now declared by another resource: left to it",

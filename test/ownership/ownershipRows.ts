@@ -102,6 +102,22 @@ export function declaredFor(
   return { shopKey: target.shopKey, atRecordedUrl: at === "recordedUrl", createFailed };
 }
 
+/**
+ * The same, through credentials configured only in another provider process (an explicit provider's own key):
+ * the service named the recorded shop for them, or no shop (their listings failed).
+ */
+export function declaredThrough(
+  placed: "recordedShop" | "unplaced",
+  at: "otherUrl" | "recordedUrl",
+  createFailed: boolean,
+): Declared {
+  return {
+    ...(placed === "recordedShop" ? { inRecordedShop: true } : {}),
+    atRecordedUrl: at === "recordedUrl",
+    createFailed,
+  };
+}
+
 /** A verdict in a few words: its kind, the shop it is at, a warning, or the start of a refusal. */
 function summary(verdict: Verdict, recorded: Recorded): string {
   switch (verdict.kind) {

@@ -14,7 +14,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ShopTarget } from "../../provider/config/settings";
 import { Declarations } from "../../provider/facts/declarations";
 import { SharedDeclarations } from "../../provider/facts/deploymentDeclarations";
-import { declaringShops } from "../../provider/rules/ownership";
+import { keepsHook } from "../../provider/rules/ownership";
+import type { Declared } from "../../provider/rules/ownershipFacts";
 import { LABELS, ORDERS } from "../support/services";
 
 const API = "https://api.example.com";
@@ -26,21 +27,28 @@ const ACME: ShopTarget = {
   apiKey: "k1",
   authScheme: "basic",
 };
-const RECORDED = { hook: ORDERS, url: "https://hooks.example.com/o" };
+/** A second key of the same shop, configured only in the other process (an explicit provider's own key). */
+const ACME_SECOND: ShopTarget = { ...ACME, shopKey: `${API}#k2`, label: "(explicit)", apiKey: "k2" };
+const RECORDED = { hook: ORDERS, url: "https://hooks.example.com/o", api: API, identity: { shopId: "1" } };
 const OTHER_URL = "https://hooks.example.com/o2";
 
 /** Where an event happened: the provider process that deletes, or another process of the deployment. */
 type Process = "deleting" | "other";
-/** What happened in the deployment before the delete: a check the engine made, or a create that failed. */
-type Event =
-  | { readonly in: Process; readonly checked: { readonly hook: string; readonly url: string } }
-  | { readonly in: Process; readonly createFailed: string };
+/**
+ * What happened in the deployment before the delete, in a process, through credentials (`as`, else ACME's):
+ * a check the engine made (`inShop`: the shop the service named at check, when it listed the shop), or a create
+ * that failed (`inShop`: the shop its listing told, when it told one).
+ */
+type Event = { readonly in: Process; readonly as?: ShopTarget; readonly inShop?: string } & (
+  | { readonly checked: { readonly hook: string; readonly url: string } }
+  | { readonly createFailed: string }
+);
 
-const declared = (atRecordedUrl: boolean, createFailed = false) => [
+const declared = (atRecordedUrl: boolean, createFailed = false): Declared[] => [
   { shopKey: ACME.shopKey, atRecordedUrl, createFailed },
 ];
 
-const ROWS: ReadonlyArray<readonly [string, readonly Event[], ReturnType<typeof declared> | []]> = [
+const ROWS: ReadonlyArray<readonly [string, readonly Event[], Declared[]]> = [
   ["nothing declares the hook", [{ in: "deleting", checked: { hook: LABELS, url: RECORDED.url } }], []],
   [
     "another resource declares it at another URL (renamed without an alias, URL changed)",
@@ -89,6 +97,43 @@ const ROWS: ReadonlyArray<readonly [string, readonly Event[], ReturnType<typeof 
     ],
     [],
   ],
+  [
+    "another process, through a key configured only there, declares it in the recorded shop at another URL",
+    [{ in: "other", as: ACME_SECOND, inShop: "1", checked: { hook: ORDERS, url: OTHER_URL } }],
+    [{ inRecordedShop: true, atRecordedUrl: false, createFailed: false }],
+  ],
+  [
+    "... and its create failed there",
+    [
+      { in: "other", as: ACME_SECOND, inShop: "1", checked: { hook: ORDERS, url: RECORDED.url } },
+      { in: "other", as: ACME_SECOND, inShop: "1", createFailed: ORDERS },
+    ],
+    [{ inRecordedShop: true, atRecordedUrl: true, createFailed: true }],
+  ],
+  [
+    "... in another shop than the recorded one, and its create failed there",
+    [
+      { in: "other", as: ACME_SECOND, inShop: "2", checked: { hook: ORDERS, url: OTHER_URL } },
+      { in: "other", as: ACME_SECOND, inShop: "2", createFailed: ORDERS },
+    ],
+    [],
+  ],
+  [
+    "... its listings failed (no shop named), and its create failed",
+    [
+      { in: "other", as: ACME_SECOND, checked: { hook: ORDERS, url: OTHER_URL } },
+      { in: "other", as: ACME_SECOND, createFailed: ORDERS },
+    ],
+    [{ atRecordedUrl: false, createFailed: true }],
+  ],
+  [
+    "the deleting process's own key, its listings failed, and its create failed: placed by its key",
+    [
+      { in: "other", checked: { hook: ORDERS, url: OTHER_URL } },
+      { in: "other", createFailed: ORDERS },
+    ],
+    declared(false, true),
+  ],
 ];
 
 const folder = mkdtempSync(join(tmpdir(), "declared-elsewhere-"));
@@ -102,16 +147,21 @@ describe("delete: how does the deployment declare the recorded hook?", () => {
     processes.other.share(new SharedDeclarations(file, "deployment key"));
     for (const event of events) {
       const process = processes[event.in];
-      if ("checked" in event) process.declare(ACME, event.checked.hook, event.checked.url);
-      else process.createFailed(ACME, event.createFailed);
+      const target = event.as ?? ACME;
+      const shop = event.inShop === undefined ? undefined : { shopId: event.inShop };
+      if ("checked" in event) {
+        process.declare(target, event.checked.hook, event.checked.url);
+        if (shop !== undefined)
+          process.declareInSharedShop(target, shop, event.checked.hook, event.checked.url);
+      } else process.createFailed(target, event.createFailed, shop);
     }
-    expect(processes.deleting.declaredIn(RECORDED.hook, RECORDED.url, [ACME])).toEqual(expected);
+    expect(processes.deleting.declaredIn(RECORDED.hook, RECORDED.url, [ACME], RECORDED)).toEqual(expected);
   });
 
   it("without a file of the deployment, another process's declarations are not seen (each decides alone)", () => {
     const deleting = new Declarations();
     new Declarations().declare(ACME, ORDERS, OTHER_URL);
-    expect(deleting.declaredIn(RECORDED.hook, RECORDED.url, [ACME])).toEqual([]);
+    expect(deleting.declaredIn(RECORDED.hook, RECORDED.url, [ACME], RECORDED)).toEqual([]);
   });
 
   it("the file holds no URL and no key", async () => {
@@ -119,7 +169,9 @@ describe("delete: how does the deployment declare the recorded hook?", () => {
     const declarations = new Declarations();
     declarations.share(new SharedDeclarations(file, "deployment key"));
     declarations.declare(ACME, ORDERS, OTHER_URL);
-    declarations.createFailed(ACME, ORDERS);
+    declarations.declareInSharedShop(ACME, { shopId: "1" }, ORDERS, OTHER_URL);
+    declarations.createFailed(ACME, ORDERS, { shopId: "1" });
+    declarations.createFailed(ACME_SECOND, ORDERS);
     const text = (await import("node:fs")).readFileSync(file, "utf8");
     expect(text).toContain(ORDERS);
     for (const secret of [OTHER_URL, "hooks.example.com", ACME.apiKey, ACME.shopKey, API])
@@ -127,8 +179,8 @@ describe("delete: how does the deployment declare the recorded hook?", () => {
   });
 
   it("the rule keeps the hook for the rows of a rename, not for up --replace", () => {
-    expect(declaringShops(declared(false))).toEqual([ACME.shopKey]);
-    expect(declaringShops(declared(true))).toEqual([]);
-    expect(declaringShops(declared(true, true))).toEqual([ACME.shopKey]);
+    expect(declared(false).map(keepsHook)).toEqual([true]);
+    expect(declared(true).map(keepsHook)).toEqual([false]);
+    expect(declared(true, true).map(keepsHook)).toEqual([true]);
   });
 });

@@ -20,7 +20,7 @@ import {
   usePluginSimulator,
 } from "../support/pluginProject";
 import { LABELS } from "../support/services";
-import { ACME_KEY, leaksOf } from "../support/shops";
+import { ACME_KEY, ACME_SECOND_KEY, leaksOf } from "../support/shops";
 
 const OURS = "https://hooks.example.com/labels";
 const PARTNER_URL = "https://partner.example.net/labels-callback";
@@ -29,7 +29,7 @@ const PARTNER_URL = "https://partner.example.net/labels-callback";
 const plugin = usePluginSimulator();
 
 /** A program of one labels resource, `name`, at `url`, with `extra` arguments (source text). */
-function labels(name: string, url = OURS, extra = ""): string {
+function labels(name: string, url: string = OURS, extra = ""): string {
   return pluginProgram(pluginResource(name, `hook: "${LABELS}", url: "${url}"${extra}`));
 }
 
@@ -67,82 +67,96 @@ describe("under the provider plugin: a partner's subscription", () => {
   });
 });
 
-describe("under the provider plugin: up --continue-on-error, a rename without an alias", () => {
-  it.each([
-    ["its URL changed, takeOver, its POST answered 500", `${OURS}-v2`, { method: "POST" }],
-    // Under the plugin a new resource's check lists the shop twice (one hook per shop across the deployment's
-    // processes, then the takeover rule), each failure left to the create; the third listing is the create's
-    // own, with which it would adopt the live subscription.
-    [
-      "its URL kept, the shop's listings through its create answered 500",
-      OURS,
-      { method: "GET", listing: true },
-    ],
-  ] as const)(
-    "%s: the old one's delete keeps the hook subscribed; the next up finishes the rename",
-    async (_name, url, failing) => {
-      const project = await plugin.project("plugin-continue", labels("labels"));
-      await project.ok(["up", "--yes"]);
-      const [before] = plugin.sim.subscriptions("acme");
-
-      project.write({ "index.ts": labels("labels-renamed", url, url === OURS ? "" : ", takeOver: true") });
-      plugin.sim.addFault({
-        kind: "status",
-        status: 500,
-        method: failing.method,
-        ...(failing.method === "GET" ? { request: "listing" as const, count: 3 } : { count: 20 }),
-      });
-      const up = await project.pulumi(["up", "--yes", "--skip-preview", "--continue-on-error"]);
-      plugin.sim.clearFaults();
-      expect(up.stdout).toMatch(/labels-renamed \*\*creating failed\*\*/);
-      expect(up.stdout).toMatch(
-        /not deleting subscription \d+ \(shipment_label_created\) of the default shop/,
-      );
-      expect(plugin.sim.subscriptions("acme")).toEqual([before]);
-      expect(await recorded(project)).toEqual([`labels=${before?.id}`]);
-
-      await project.ok(["up", "--yes", "--skip-preview"]);
-      expect(plugin.liveHooks()).toEqual([`${LABELS}=${url}`]);
-      const [renamed] = plugin.sim.subscriptions("acme");
-      expect(await recorded(project)).toEqual([`labels-renamed=${renamed?.id}`]);
-    },
-  );
-});
-
 /** The labels resource through the dynamic host: the package's class. */
 const DYNAMIC_LABELS = `import { WebhookSubscription } from "pulumi-shipping-webhooks";
 
 new WebhookSubscription("labels", { hook: "${LABELS}", url: "${OURS}" });
 `;
 
-/** The plugin's resource `name` through an explicit provider of the stack's own settings. */
-function explicitLabels(name: string, url: string, extra: string): string {
-  return pluginProgram(`const config = new pulumi.Config("shipping");
-class Provider extends pulumi.ProviderResource {
+/**
+ * The plugin's resource `name` through an explicit provider of the stack's base URL and the key `key` names in
+ * stack config: the default provider's own (`shipping:apiKey`), or a second key of the same shop, configured
+ * in no other provider process (`other:key`).
+ */
+function explicitLabels(key: "shipping:apiKey" | "other:key") {
+  const [namespace, name] = key.split(":");
+  return (resource: string, url: string, extra: string): string =>
+    pluginProgram(`class Provider extends pulumi.ProviderResource {
   constructor(name: string, args: pulumi.Inputs) {
     super("shipping", name, args);
   }
 }
 const explicit = new Provider("explicit", {
-  baseUrl: config.require("baseUrl"),
-  apiKey: config.requireSecret("apiKey"),
+  baseUrl: new pulumi.Config("shipping").require("baseUrl"),
+  apiKey: new pulumi.Config("${namespace}").requireSecret("${name}"),
 });
-${pluginResource(name, `hook: "${LABELS}", url: "${url}"${extra}`, "provider: explicit")}`);
+${pluginResource(resource, `hook: "${LABELS}", url: "${url}"${extra}`, "provider: explicit")}`);
 }
 
-describe("under both hosts: up --continue-on-error, a rename without an alias into another provider process", () => {
+/** A 500 on the next POSTs; or on the shop's listings through the new resource's create. */
+const POST_FAILS = { kind: "status", status: 500, method: "POST", count: 20 } as const;
+const LISTINGS_FAIL = { kind: "status", status: 500, method: "GET", request: "listing", count: 3 } as const;
+
+describe("up --continue-on-error, a rename without an alias whose new resource's create fails", () => {
   it.each([
-    ["from the dynamic host's class to the plugin's resource", DYNAMIC_LABELS, labels],
-    ["from the plugin's default provider to an explicit one", labels("labels"), explicitLabels],
+    [
+      "under the plugin, its URL changed, takeOver, its POST answered 500",
+      labels("labels"),
+      labels,
+      `${OURS}-v2`,
+      POST_FAILS,
+    ],
+    // Under the plugin a new resource's check lists the shop twice (one hook per shop across the deployment's
+    // processes, then the takeover rule), each failure left to the create; the third listing is the create's
+    // own, with which it would adopt the live subscription.
+    [
+      "under the plugin, its URL kept, the shop's listings through its create answered 500",
+      labels("labels"),
+      labels,
+      OURS,
+      LISTINGS_FAIL,
+    ],
+    // The rename also moves the resource to another provider process of the deployment.
+    [
+      "from the dynamic host's class to the plugin's resource, its URL changed, its POST answered 500",
+      DYNAMIC_LABELS,
+      labels,
+      `${OURS}-v2`,
+      POST_FAILS,
+    ],
+    [
+      "from the plugin's default provider to an explicit one, its URL changed, its POST answered 500",
+      labels("labels"),
+      explicitLabels("shipping:apiKey"),
+      `${OURS}-v2`,
+      POST_FAILS,
+    ],
+    // ... whose key is a second key of the shop, configured in no other process: the old one's process places
+    // the new one's declaration by the shop the service named for it, or by its create failing unplaced.
+    [
+      "from the plugin's default provider to an explicit one with another key of the shop, its URL changed, its POST answered 500",
+      labels("labels"),
+      explicitLabels("other:key"),
+      `${OURS}-v2`,
+      POST_FAILS,
+    ],
+    [
+      "from the dynamic host's class to an explicit provider with another key of the shop, its URL kept, its listings answered 500",
+      DYNAMIC_LABELS,
+      explicitLabels("other:key"),
+      OURS,
+      LISTINGS_FAIL,
+    ],
   ] as const)(
-    "%s, its URL changed, its POST answered 500: the old one's delete keeps the hook; the next up finishes",
-    async (_name, before, renamed) => {
-      const project = await plugin.project("plugin-move-continue", before, { secretKey: true });
+    "%s: the old one's delete keeps the hook subscribed; the next up finishes the rename",
+    async (_name, before, renamed, url, fault) => {
+      const project = await plugin.project("plugin-continue", before, { secretKey: true });
+      await project.ok(["config", "set", "--secret", "other:key", ACME_SECOND_KEY]);
       await project.ok(["up", "--yes"]);
       const [live] = plugin.sim.subscriptions("acme");
 
-      project.write({ "index.ts": renamed("labels-renamed", `${OURS}-v2`, ", takeOver: true") });
-      plugin.sim.addFault({ kind: "status", status: 500, method: "POST", count: 20 });
+      project.write({ "index.ts": renamed("labels-renamed", url, url === OURS ? "" : ", takeOver: true") });
+      plugin.sim.addFault(fault);
       const up = await project.pulumi(["up", "--yes", "--skip-preview", "--continue-on-error"]);
       plugin.sim.clearFaults();
       expect(up.stdout).toMatch(/labels-renamed \*\*creating failed\*\*/);
@@ -153,7 +167,7 @@ describe("under both hosts: up --continue-on-error, a rename without an alias in
       expect(await recorded(project)).toEqual([`labels=${live?.id}`]);
 
       await project.ok(["up", "--yes", "--skip-preview"]);
-      expect(plugin.liveHooks()).toEqual([`${LABELS}=${OURS}-v2`]);
+      expect(plugin.liveHooks()).toEqual([`${LABELS}=${url}`]);
       const [now] = plugin.sim.subscriptions("acme");
       expect(await recorded(project)).toEqual([`labels-renamed=${now?.id}`]);
     },
