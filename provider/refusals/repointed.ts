@@ -41,7 +41,7 @@ export function shopCannotSay(recorded: RecordedPlace, now: ShopTarget): Shippin
   const setting = settingOf(recorded.shop, "apiKey");
   return new ShippingConfigError(
     setting,
-    `${shopName(now.label)} now lists no subscription at all, so the service cannot say whether its key still reaches shop_id ${recorded.shopId}, where subscription ${recorded.id} (${recorded.hook}) was created. Nothing was changed. Deleted in the back office? Run \`pulumi up --refresh\`. Another shop's key in ${setting}? Set it back`,
+    `${shopName(now.label)} now lists no subscription at all, so the service cannot say whether its key still reaches shop_id ${recorded.shopId}, where subscription ${recorded.id} (${recorded.hook}) was created. Nothing was changed. Deleted in the back office? Run \`pulumi up --refresh\`. Deleted by this stack, replacing it under \`deleteBeforeReplace\` in an \`up\` whose create then failed (refresh does not read it then)? Remove it from the state with \`pulumi state delete <its URN>\` (\`pulumi stack --show-urns\` lists them) and run \`pulumi up\`. Another shop's key in ${setting}? Set it back`,
   );
 }
 
