@@ -24,14 +24,6 @@ new WebhookSubscription("labels", { hook: "${LABELS}", url: "${url}" }, { delete
 `;
 }
 
-/** The shop's live subscriptions as `hook=url`, sorted. */
-function live(): string[] {
-  return acme.sim
-    .subscriptions("acme")
-    .map((s) => `${s.hook}=${s.url}`)
-    .sort();
-}
-
 describe("deleteBeforeReplace, a URL change whose POST fails", () => {
   it("the next up refuses on the emptied shop, naming pulumi state delete; following it subscribes the hook", async () => {
     const project = await OfficialProject.create("dbr-failed", {
@@ -46,18 +38,18 @@ describe("deleteBeforeReplace, a URL change whose POST fails", () => {
     const failed = await project.pulumi(["up", "--yes", "--skip-preview"]);
     acme.sim.clearFaults();
     expect(failed.status).not.toBe(0);
-    expect(live()).toEqual([]);
+    expect(acme.liveHooks()).toEqual([]);
     const [pending] = await project.subscriptions();
     expect((pending as { pendingReplacement?: boolean } | undefined)?.pendingReplacement).toBe(true);
 
     const stuck = await project.pulumi(["up", "--yes", "--skip-preview"]);
     expect(stuck.status).not.toBe(0);
     expect(stuck.stdout).toContain("pulumi state delete <its URN>");
-    expect(live()).toEqual([]);
+    expect(acme.liveHooks()).toEqual([]);
 
     await project.ok(["state", "delete", pending?.urn ?? "", "--yes"]);
     await project.ok(["up", "--yes", "--skip-preview"]);
-    expect(live()).toEqual([`${LABELS}=${OURS}-v2`]);
+    expect(acme.liveHooks()).toEqual([`${LABELS}=${OURS}-v2`]);
     const [subscribed] = await project.subscriptions();
     expect(subscribed?.id).toBe(String(acme.sim.subscriptions("acme")[0]?.id));
     await project.ok(["preview", "--expect-no-changes"]);

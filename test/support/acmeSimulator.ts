@@ -9,6 +9,8 @@ export interface AcmeSimulator {
   readonly config: Record<string, string>;
   /** The simulator with `switches` laid over the file's for the calling test (set back before the next). */
   withSwitches(switches: Partial<Switches>): RunningSimulator;
+  /** A shop's live subscriptions as `hook=url`, sorted (acme's unless named). */
+  liveHooks(shop?: string): string[];
 }
 
 /** What a test file's simulator differs in from the default one. */
@@ -49,6 +51,12 @@ export function useAcmeSimulator(options: AcmeSimulatorOptions = {}): AcmeSimula
     withSwitches(patch) {
       started().setSwitches(patch);
       return started();
+    },
+    liveHooks(shop = "acme") {
+      return started()
+        .subscriptions(shop)
+        .map((s) => `${s.hook}=${s.url}`)
+        .sort();
     },
   };
 }

@@ -172,11 +172,8 @@ export function usePluginSimulator(): PluginSimulator {
       }
       return project;
     },
-    liveHooks(shop = "acme") {
-      return acme.sim
-        .subscriptions(shop)
-        .map((s) => `${s.hook}=${s.url}`)
-        .sort();
+    liveHooks(shop) {
+      return acme.liveHooks(shop);
     },
     writes() {
       return acme.sim
