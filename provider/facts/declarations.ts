@@ -118,9 +118,9 @@ export class Declarations {
 
   /**
    * Records that a create of `hook` in `target`'s shop failed in this deployment (it took nothing over);
-   * `shop`: the shop the service named for `target`, when a listing told it.
+   * `shop`: the shop the service named for `target` when a listing told it, or "empty" when it listed nothing.
    */
-  createFailed(target: ShopTarget, hook: string, shop?: ShopIdentity): void {
+  createFailed(target: ShopTarget, hook: string, shop?: ShopIdentity | "empty"): void {
     const hooks = this.#failedCreates.get(target.shopKey) ?? new Set<string>();
     this.#failedCreates.set(target.shopKey, hooks.add(hook));
     this.#shared.createFailed(target, hook, shop);

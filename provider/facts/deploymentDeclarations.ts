@@ -99,10 +99,13 @@ export class SharedDeclarations {
 
   /**
    * Records, for the deployment's other processes, that a create of `hook` in `target`'s shop failed: by its
-   * credentials, and by the shop the service named for them (`shop`), or else as not placed at its API.
+   * credentials, and by the shop the service named for them (`shop`), or else as not placed at its API. A
+   * shop that listed nothing ("empty") is placed nowhere: it is not the recorded shop of any delete, which
+   * lists the recorded subscription (or it is gone, and nothing is deleted).
    */
-  createFailed(target: ShopTarget, hook: string, shop: ShopIdentity | undefined): void {
+  createFailed(target: ShopTarget, hook: string, shop: ShopIdentity | "empty" | undefined): void {
     this.#append(`failed:${this.#digest(target.shopKey)}`, hook, "failed");
+    if (shop === "empty") return;
     if (shop !== undefined) this.#append(`failedIn:${this.#serviceShop(target.api, shop)}`, hook, "failed");
     else this.#append(`failedUnplaced:${this.#digest(target.api)}`, hook, this.#digest(target.shopKey));
   }

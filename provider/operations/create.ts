@@ -22,11 +22,21 @@ export async function createResource(
   inputs: Record<string, unknown>,
 ): Promise<{ id: string; outs: SubscriptionOutputs }> {
   const target = d.targetOf(inputs.shop);
-  const listed: { identity?: ShopIdentity } = {};
+  const listed: Listed = {};
   return subscribe(d, inputs, target, listed).catch((error: unknown) => {
-    d.declarations.createFailed(target, String(inputs.hook), listed.identity);
+    d.declarations.createFailed(
+      target,
+      String(inputs.hook),
+      listed.empty === true ? "empty" : listed.identity,
+    );
     throw error;
   });
+}
+
+/** What a create's listing told of its shop: the shop the service named, or that it listed nothing. */
+interface Listed {
+  identity?: ShopIdentity;
+  empty?: boolean;
 }
 
 /** Subscribes the hook in `target`'s shop (adopting or POSTing) and says what the resource records. */
@@ -34,13 +44,15 @@ async function subscribe(
   d: Deployment,
   inputs: Record<string, unknown>,
   target: ShopTarget,
-  listed: { identity?: ShopIdentity },
+  listed: Listed,
 ): Promise<{ id: string; outs: SubscriptionOutputs }> {
   const hook = String(inputs.hook);
   const url = String(inputs.url);
   await settleReplaced(d, target);
-  let identity = shopIdentityOf(await waitFor("listing", () => pinnedListing(d.views, target)));
+  const listing = await waitFor("listing", () => pinnedListing(d.views, target));
+  let identity = shopIdentityOf(listing);
   if (identity !== undefined) listed.identity = identity;
+  listed.empty = listing.length === 0;
   const request = { hook, url, takeOver: inputs.takeOver === true };
   const { id, current, seen, unconfirmed, takenOver } = await waitFor("batchWindow", () =>
     d.creates.add(target, identity, request),

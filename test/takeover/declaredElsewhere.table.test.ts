@@ -37,7 +37,7 @@ type Process = "deleting" | "other";
 /**
  * What happened in the deployment before the delete, in a process, through credentials (`as`, else ACME's):
  * a check the engine made (`inShop`: the shop the service named at check, when it listed the shop), or a create
- * that failed (`inShop`: the shop its listing told, when it told one).
+ * that failed (`inShop`: the shop its listing told, when it told one, or "empty" when it listed nothing).
  */
 type Event = { readonly in: Process; readonly as?: ShopTarget; readonly inShop?: string } & (
   | { readonly checked: { readonly hook: string; readonly url: string } }
@@ -127,6 +127,14 @@ const ROWS: ReadonlyArray<readonly [string, readonly Event[], Declared[]]> = [
     [{ atRecordedUrl: false, createFailed: true }],
   ],
   [
+    "... its shop listed nothing (a new shop, not the recorded one), and its create failed",
+    [
+      { in: "other", as: ACME_SECOND, inShop: "empty", checked: { hook: ORDERS, url: OTHER_URL } },
+      { in: "other", as: ACME_SECOND, inShop: "empty", createFailed: ORDERS },
+    ],
+    [],
+  ],
+  [
     "the deleting process's own key, its listings failed, and its create failed: placed by its key",
     [
       { in: "other", checked: { hook: ORDERS, url: OTHER_URL } },
@@ -148,12 +156,13 @@ describe("delete: how does the deployment declare the recorded hook?", () => {
     for (const event of events) {
       const process = processes[event.in];
       const target = event.as ?? ACME;
-      const shop = event.inShop === undefined ? undefined : { shopId: event.inShop };
+      const shop =
+        event.inShop === undefined || event.inShop === "empty" ? undefined : { shopId: event.inShop };
       if ("checked" in event) {
         process.declare(target, event.checked.hook, event.checked.url);
         if (shop !== undefined)
           process.declareInSharedShop(target, shop, event.checked.hook, event.checked.url);
-      } else process.createFailed(target, event.createFailed, shop);
+      } else process.createFailed(target, event.createFailed, event.inShop === "empty" ? "empty" : shop);
     }
     expect(processes.deleting.declaredIn(RECORDED.hook, RECORDED.url, [ACME], RECORDED)).toEqual(expected);
   });
