@@ -183,9 +183,10 @@ describe("up --continue-on-error, a rename that keeps the hook and the URL", () 
     await shop.ok(["up", "--yes"]);
     const subscribed = sim.subscriptions("acme").map((s) => s.id);
     shop.write({ "index.ts": labelsOnly("labels-renamed") });
-    // The new resource adopts the live subscription with no write: the shop's listing of its create (after
-    // its check's) failing fails it.
-    sim.addFault({ kind: "status", status: 500, method: "GET", request: "listing", count: 2 });
+    // The new resource adopts the live subscription with no write: the shop's listing of its create failing
+    // fails it. Its check lists the shop twice first (one hook per shop across the deployment's provider
+    // processes, then the takeover rule), each failure left to the create.
+    sim.addFault({ kind: "status", status: 500, method: "GET", request: "listing", count: 3 });
     const up = await shop.pulumi(["up", "--yes", "--skip-preview", "--continue-on-error"]);
     sim.clearFaults();
     expect(up.stdout).toMatch(/labels-renamed \*\*creating failed\*\*/);
