@@ -17,7 +17,7 @@
  * are shared too, under the shop the service reports: two keys of one shop in two processes are refused before
  * the second write, as within one process. So are the URLs each shop's hooks are declared at and the creates
  * that failed: a delete of a resource the program no longer declares, in one process, keeps a hook that a
- * resource of another process declares (ownership.ts `declaringShops`). Holds digests, hooks and resource
+ * resource of another process declares (ownership.ts `keepsHook`). Holds digests, hooks and resource
  * URNs, never a credential nor a URL.
  */
 import { createHash } from "node:crypto";

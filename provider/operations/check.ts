@@ -64,12 +64,8 @@ export async function checkResource(
   }
   // A resource with state is not created but replaced, if anything: its diff decides (takeoverBeforeWrite).
   if (result.failures.length > 0 || olds.hook !== undefined) return result;
-  const sameShop = await declaredUnderAnotherKey(
-    ctx,
-    target,
-    hook,
-    typeof url === "string" ? url : undefined,
-  );
+  const knownUrl = typeof url === "string" && url !== UNKNOWN_VALUE ? url : undefined;
+  const sameShop = await declaredUnderAnotherKey(ctx, target, hook, knownUrl);
   if (sameShop !== undefined) {
     result.failures.push({ property: "hook", reason: sameShop });
     return result;
@@ -80,9 +76,10 @@ export async function checkResource(
 }
 
 /**
- * Under a host whose provider processes share declarations (either host, when the deployment is known), the refusal of a new resource's hook
- * that other credentials of the deployment declare for the shop the service names in the shop's listing: two
- * keys of one shop, in one provider process or two. Else undefined (a create of the second refuses it).
+ * When the deployment's provider processes share declarations (either host, when the deployment is known):
+ * the refusal of a new resource's hook that other credentials of the deployment declare for the shop the
+ * service names in the shop's listing, two keys of one shop in one provider process or two; and the hook's
+ * URL (when known) recorded under that shop. Else undefined (a create of the second refuses it).
  */
 async function declaredUnderAnotherKey(
   ctx: CheckContext,
@@ -96,8 +93,7 @@ async function declaredUnderAnotherKey(
     throw error;
   });
   const identity = listing === undefined ? undefined : shopIdentityOf(listing);
-  const known = url === UNKNOWN_VALUE ? undefined : url;
-  if (identity === undefined || !ctx.declarations.declareInSharedShop(target, identity, hook, known))
+  if (identity === undefined || !ctx.declarations.declareInSharedShop(target, identity, hook, url))
     return undefined;
   return declaredTwice(target, identity.shopId, hook).message;
 }

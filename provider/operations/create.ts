@@ -24,19 +24,14 @@ export async function createResource(
   const target = d.targetOf(inputs.shop);
   const listed: Listed = {};
   return subscribe(d, inputs, target, listed).catch((error: unknown) => {
-    d.declarations.createFailed(
-      target,
-      String(inputs.hook),
-      listed.empty === true ? "empty" : listed.identity,
-    );
+    d.declarations.createFailed(target, String(inputs.hook), listed.shop);
     throw error;
   });
 }
 
 /** What a create's listing told of its shop: the shop the service named, or that it listed nothing. */
 interface Listed {
-  identity?: ShopIdentity;
-  empty?: boolean;
+  shop?: ShopIdentity | "empty";
 }
 
 /** Subscribes the hook in `target`'s shop (adopting or POSTing) and says what the resource records. */
@@ -51,8 +46,8 @@ async function subscribe(
   await settleReplaced(d, target);
   const listing = await waitFor("listing", () => pinnedListing(d.views, target));
   let identity = shopIdentityOf(listing);
-  if (identity !== undefined) listed.identity = identity;
-  listed.empty = listing.length === 0;
+  const told = listing.length === 0 ? "empty" : identity;
+  if (told !== undefined) listed.shop = told;
   const request = { hook, url, takeOver: inputs.takeOver === true };
   const { id, current, seen, unconfirmed, takenOver } = await waitFor("batchWindow", () =>
     d.creates.add(target, identity, request),

@@ -103,7 +103,7 @@ function held(claims: Claims, operation: Operation, recorded: Recorded, verdict:
 
 /**
  * For a delete: how the program of this deployment declares the recorded hook, shop by shop (the rule decides
- * which of them keep it: ownership.ts `declaringShops`), for a resource removed from the program (no diff ran
+ * which of them keep it: ownership.ts `keepsHook`), for a resource removed from the program (no diff ran
  * for it: `declaredIn`) or a replacement's old half that hands its hook on (its hook or shop changed:
  * `handedOnIn`). A URL change's old half keeps its hook: none.
  */
