@@ -168,4 +168,16 @@ export const REGRESSION_CASES: readonly NamedCase[] = [
       op("one", "up"),
     ],
   },
+  {
+    name: "12 a hook handed on by a resource moved to another shop, to a new resource the engine checked first: refused as a subscription made outside the stack, which the model did not allow (seed 14118; now explained, and the message names the order and the way out)",
+    steps: [
+      add("one", "sub-charlie", ORDERS, 2),
+      op("one", "up"),
+      { kind: "setShop", stack: "one", name: "sub-charlie", shop: "alt" },
+      add("one", "sub-bravo", LABELS, 1),
+      { kind: "targeted", stack: "one", op: "refresh", mode: "exclude", name: "sub-charlie" },
+      add("one", "sub-alpha", ORDERS, 2, "default", true),
+      op("one", "up"),
+    ],
+  },
 ];

@@ -7,6 +7,7 @@ import type { Snapshot, StateRecord } from "./ledger";
 import {
   type FaultName,
   REFUSED_URL,
+  type ResourceDecl,
   resourceShop,
   type ServiceName,
   type ShopEntry,
@@ -74,17 +75,24 @@ export function explainFailure(
 }
 
 /**
- * Whether a declared hook is live at another URL than declared under an id no record of the stack holds
- * (made outside it, or by a resource the program no longer declares): its create is refused without
- * `takeOver`, and a removed resource's delete refuses while the hook is declared again.
+ * Whether a declared hook is live at another URL than declared under an id that no record of a resource the
+ * program declares for that hook and shop holds: made outside the stack, recorded by a resource the program
+ * no longer declares, or by one that hands the hook on in this operation (it takes another hook or shop, and
+ * the engine may check the new declaration first: docs/safety.md, "Taking over a subscription made outside").
+ * Its create is refused without `takeOver`, and a removed resource's delete refuses while the hook is declared
+ * again.
  */
 function outsideTheStack(decl: StackDecl, records: readonly StateRecord[], before: Snapshot): boolean {
   return decl.resources.some((r) => {
-    const live = (before.get(resourceShop(decl, r)) ?? []).find((s) => s.hook === r.hook);
+    const shop = resourceShop(decl, r);
+    const live = (before.get(shop) ?? []).find((s) => s.hook === r.hook);
+    const keepsIt = (d: ResourceDecl) => d.hook === r.hook && resourceShop(decl, d) === shop;
     return (
       live !== undefined &&
       live.url !== declaredUrl(r) &&
-      !records.some((rec) => rec.id === live.id && decl.resources.some((d) => d.name === rec.name))
+      !records.some(
+        (rec) => rec.id === live.id && decl.resources.some((d) => d.name === rec.name && keepsIt(d)),
+      )
     );
   });
 }
