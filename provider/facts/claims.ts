@@ -36,14 +36,15 @@ export class Claims {
    * whose delete did not run).
    */
   keep(api: string, id: number): void {
-    this.claim(api, id);
+    this.#shared.add(api, id, true);
+    this.#claimed.set(api, (this.#claimed.get(api) ?? new Set<number>()).add(id));
     const ids = this.#kept.get(api) ?? new Set<number>();
     this.#kept.set(api, ids.add(id));
   }
 
-  /** Whether a resource the program declares keeps `id` of `api` unchanged. */
+  /** Whether a resource the program declares keeps `id` of `api` unchanged, in any process of the deployment. */
   isKept(api: string, id: number): boolean {
-    return this.#kept.get(api)?.has(id) === true;
+    return this.#kept.get(api)?.has(id) === true || this.#shared.keptAt(id).includes(api);
   }
 
   /** Whether a resource of this deployment creates, adopts or keeps `id` of `api`. */

@@ -55,6 +55,23 @@ export function fromPs(from: number): string | undefined {
   return undefined;
 }
 
+/**
+ * The start time of process `pid` as the walks above tell it (ticks since boot from /proc, else `ps`'s date), or
+ * undefined when the process is gone or nothing tells (Windows): with the pid it names one process for good.
+ */
+export function startOf(pid: number): string | undefined {
+  if (existsSync("/proc/self/stat")) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    } catch {
+      return undefined;
+    }
+  }
+  const match = /^\s*\d+\s+(\S+\s+\S+\s+\S+\s+\S+\s+\S+)\s/.exec(psLine(pid) ?? "");
+  return match?.[1]?.replace(/\s+/g, " ");
+}
+
 /** `ps`'s line for `pid`: parent, start, command; undefined when `ps` is missing or the process gone. */
 function psLine(pid: number): string | undefined {
   try {

@@ -25,6 +25,7 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { warn } from "../operations/warnings";
 import { pulumiCliProcess } from "./cliProcess";
+import { isRunning, thisWriter } from "./writers";
 
 /**
  * Where the files live: a folder of this user's only (mode 0700, checked with every folder above it:
@@ -117,10 +118,19 @@ export function deploymentOf(
   return { key, cliKnown: cli !== undefined, file: (kind) => join(folder, `${key}.${kind}`) };
 }
 
-/** The shared claims of a deployment; without a deployment (no engine address) it holds nothing. */
+/** What a deployment's processes claim, by id: the APIs of each claim, and of each kept unchanged. */
+interface ClaimsRead {
+  readonly claimed: Map<number, Set<string>>;
+  readonly kept: Map<number, Set<string>>;
+}
+
+/**
+ * The shared claims of a deployment; without a deployment (no engine address) it holds nothing. Each line names
+ * the process that wrote it: lines of a process that no longer runs are an earlier deployment's (writers.ts).
+ */
 export class DeploymentClaims {
   readonly #file: string | undefined;
-  #read = { size: -1, ids: new Map<number, Set<string>>() };
+  #read: { size: number } & ClaimsRead = { size: -1, claimed: new Map(), kept: new Map() };
 
   /** `file`: the deployment's file; undefined: no sharing. */
   constructor(file?: string) {
@@ -132,13 +142,17 @@ export class DeploymentClaims {
     return new DeploymentClaims(deployment?.file("claims"));
   }
 
-  /** Records that a resource of this process claims subscription `id` of `api`. */
-  add(api: string, id: number): void {
+  /**
+   * Records that a resource of this process claims subscription `id` of `api`: it creates or adopts it, or
+   * (`kept`) the program declares it unchanged, so that no create of another process adopts or overwrites it.
+   */
+  add(api: string, id: number, kept = false): void {
     if (this.#file === undefined) return;
+    const line = kept ? [api, id, thisWriter(), "kept"] : [api, id, thisWriter()];
     try {
       // The leading newline ends a line an earlier append left cut short (ENOSPC, a crash), so that this claim
       // is not glued onto it and lost (a delete would then remove a subscription this deployment claims).
-      appendFileSync(this.#file, `\n${JSON.stringify([api, id])}\n`);
+      appendFileSync(this.#file, `\n${JSON.stringify(line)}\n`);
     } catch {
       // Not shared: this process's own claims still hold.
     }
@@ -146,34 +160,47 @@ export class DeploymentClaims {
 
   /** The APIs at which a resource of this deployment (any process) claims `id`. */
   apisOf(id: number): string[] {
-    return [...(this.#claims().get(id) ?? [])];
+    return [...(this.#claims().claimed.get(id) ?? [])];
+  }
+
+  /** The APIs at which a resource of this deployment (any process) keeps `id` unchanged. */
+  keptAt(id: number): string[] {
+    return [...(this.#claims().kept.get(id) ?? [])];
   }
 
   /** The file's claims, read again when it grew. */
-  #claims(): Map<number, Set<string>> {
-    if (this.#file === undefined) return this.#read.ids;
+  #claims(): ClaimsRead {
+    if (this.#file === undefined) return this.#read;
     let size: number;
     try {
       size = statSync(this.#file).size;
     } catch {
-      return this.#read.ids;
+      return this.#read;
     }
-    if (size === this.#read.size) return this.#read.ids;
-    const ids = new Map<number, Set<string>>();
+    if (size === this.#read.size) return this.#read;
+    const read: ClaimsRead = { claimed: new Map(), kept: new Map() };
     for (const line of readFileSync(this.#file, "utf8").split("\n")) {
       const claim = parseLine(line);
-      if (claim !== undefined) ids.set(claim[1], (ids.get(claim[1]) ?? new Set()).add(claim[0]));
+      if (claim === undefined || !isRunning(claim.writer)) continue;
+      const { api, id } = claim;
+      read.claimed.set(id, (read.claimed.get(id) ?? new Set()).add(api));
+      if (claim.kept) read.kept.set(id, (read.kept.get(id) ?? new Set()).add(api));
     }
-    this.#read = { size, ids };
-    return ids;
+    this.#read = { size, ...read };
+    return read;
   }
 }
 
-function parseLine(line: string): [string, number] | undefined {
+/** A line of the claims file: `[api, id, writer]`, `[api, id, writer, "kept"]`, or `[api, id]` (older releases). */
+function parseLine(
+  line: string,
+): { api: string; id: number; writer: string | undefined; kept: boolean } | undefined {
   try {
     const parsed = JSON.parse(line) as unknown;
-    if (Array.isArray(parsed) && typeof parsed[0] === "string" && typeof parsed[1] === "number")
-      return [parsed[0], parsed[1]];
+    if (!Array.isArray(parsed) || typeof parsed[0] !== "string" || typeof parsed[1] !== "number")
+      return undefined;
+    const writer = typeof parsed[2] === "string" ? parsed[2] : undefined;
+    return { api: parsed[0], id: parsed[1], writer, kept: parsed[3] === "kept" };
   } catch {
     // A blank line, or one cut short by a failed append: not a claim.
   }

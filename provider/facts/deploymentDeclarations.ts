@@ -17,8 +17,9 @@
  * are shared too, under the shop the service reports: two keys of one shop in two processes are refused before
  * the second write, as within one process. So are the URLs each shop's hooks are declared at and the creates
  * that failed: a delete of a resource the program no longer declares, in one process, keeps a hook that a
- * resource of another process declares (ownership.ts `keepsHook`). Holds digests, hooks and resource
- * URNs, never a credential nor a URL.
+ * resource of another process declares (ownership.ts `keepsHook`). Holds digests, hooks, resource URNs and the
+ * process that wrote each line (a line of a process that has ended is an earlier deployment's: writers.ts),
+ * never a credential nor a URL.
  */
 import { createHash } from "node:crypto";
 import { appendFileSync, closeSync, openSync, readSync } from "node:fs";
@@ -26,15 +27,19 @@ import type { ShopTarget } from "../config/settings";
 import type { Declared } from "../rules/ownershipFacts";
 import { type ShopIdentity, serviceShopKey } from "../rules/recorded";
 import { type Deployment, deploymentOf } from "./deploymentClaims";
+import { isRunning, thisWriter } from "./writers";
 
-/** The recorded subscription's API and the shop the service named for it, when it did. */
+/**
+ * The recorded subscription's API and the shops the service named for it: in state (when it did), and in the
+ * shop's listing now (state written before the service named shops, or without the account it names now).
+ */
 export interface RecordedShop {
   readonly api: string;
-  readonly identity: ShopIdentity | undefined;
+  readonly identities: readonly ShopIdentity[];
 }
 
-/** One line of the file: a shop, a hook, and who declares it there. */
-type Line = readonly [shop: string, hook: string, declarer: string];
+/** One line of the file: a shop, a hook, who declares it there, and the process that wrote it (writers.ts). */
+type Line = readonly [shop: string, hook: string, declarer: string, writer: string | undefined];
 
 /** The shared declarations of a deployment; without one they share nothing (each process decides alone). */
 export class SharedDeclarations {
@@ -128,16 +133,14 @@ export class SharedDeclarations {
       const atRecordedUrl = has(`url:${shop}`, this.#digest(url));
       return [{ shopKey: target.shopKey, atRecordedUrl, createFailed: has(`failed:${shop}`) }];
     });
-    if (recorded.identity !== undefined) {
-      const shop = this.#serviceShop(recorded.api, recorded.identity);
-      const createFailed = has(`failedIn:${shop}`);
-      if (has(`urlIn:${shop}`) || createFailed)
-        declared.push({
-          inRecordedShop: true,
-          atRecordedUrl: has(`urlIn:${shop}`, this.#digest(url)),
-          createFailed,
-        });
-    }
+    const shops = new Set(recorded.identities.map((identity) => this.#serviceShop(recorded.api, identity)));
+    const inShop = [...shops].filter((shop) => has(`urlIn:${shop}`) || has(`failedIn:${shop}`));
+    if (inShop.length > 0)
+      declared.push({
+        inRecordedShop: true,
+        atRecordedUrl: inShop.some((shop) => has(`urlIn:${shop}`, this.#digest(url))),
+        createFailed: inShop.some((shop) => has(`failedIn:${shop}`)),
+      });
     const configured = new Set(targets.map((t) => this.#digest(t.shopKey)));
     const unplaced = this.#all.get(`failedUnplaced:${this.#digest(recorded.api)}\u0000${hook}`) ?? [];
     if ([...unplaced].some((declarer) => !configured.has(declarer)))
@@ -165,7 +168,7 @@ export class SharedDeclarations {
       // The leading newline ends a line an earlier append left cut short (ENOSPC, a crash): without it this
       // line would be glued onto that one and skipped with it, and a second declaration not refused. The
       // blank line it makes when the file was whole parses as nothing.
-      appendFileSync(this.#file, `\n${JSON.stringify([key, hook, declarer])}\n`);
+      appendFileSync(this.#file, `\n${JSON.stringify([key, hook, declarer, thisWriter()])}\n`);
     } catch {
       return false;
     }
@@ -193,8 +196,10 @@ export class SharedDeclarations {
       const lines = (this.#rest + Buffer.concat(parts).toString("utf8")).split("\n");
       this.#rest = lines.pop() ?? "";
       for (const text of lines) {
-        const line = parseLine(text); // Undefined for a blank line or one cut short: neither declares.
-        if (line === undefined) continue;
+        // Undefined for a blank line or one cut short: neither declares. A line of a process that no longer runs
+        // is an earlier deployment's (`pulumi watch`, its engine on the same port).
+        const line = parseLine(text);
+        if (line === undefined || !isRunning(line[3])) continue;
         const key = `${line[0]}\u0000${line[1]}`;
         this.#all.set(key, (this.#all.get(key) ?? new Set()).add(line[2]));
       }
@@ -212,10 +217,12 @@ export class SharedDeclarations {
 function parseLine(text: string): Line | undefined {
   try {
     const parsed = JSON.parse(text) as unknown;
-    if (!Array.isArray(parsed) || parsed.length !== 3) return undefined;
-    const [shop, hook, declarer] = parsed as unknown[];
+    // Three fields from an older release (no writer), four from this one.
+    if (!Array.isArray(parsed) || parsed.length < 3 || parsed.length > 4) return undefined;
+    const [shop, hook, declarer, writer] = parsed as unknown[];
+    if (typeof writer !== "string" && writer !== undefined) return undefined;
     if (typeof shop === "string" && typeof hook === "string" && typeof declarer === "string")
-      return [shop, hook, declarer];
+      return [shop, hook, declarer, writer];
   } catch {
     // Not a line of this format: skipped.
   }

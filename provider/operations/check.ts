@@ -8,6 +8,7 @@
 import { isShopsSetting, type ShopTarget } from "../config/settings";
 import { ShippingConfigError } from "../errors/configError";
 import { ShippingError } from "../errors/shippingError";
+import type { Claims } from "../facts/claims";
 import type { Declarations } from "../facts/declarations";
 import type { ShopViews } from "../facts/shopViews";
 import type { StackRecords } from "../facts/stackRecords";
@@ -21,6 +22,7 @@ import { waitFor } from "./trace";
 /** What a check reads and records: the deployment's facts, and how a shop name resolves. */
 export interface CheckContext {
   readonly views: ShopViews;
+  readonly claims: Claims;
   readonly records: StackRecords;
   readonly declarations: Declarations;
   /** The shop's target; throws when its settings are missing or wrong. */

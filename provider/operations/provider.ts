@@ -11,12 +11,12 @@ import { ShopTargets } from "../config/shopTargets";
 import { Claims } from "../facts/claims";
 import { Declarations } from "../facts/declarations";
 import type { DeploymentClaims } from "../facts/deploymentClaims";
-import type { SharedDeclarations } from "../facts/deploymentDeclarations";
+import type { RecordedShop, SharedDeclarations } from "../facts/deploymentDeclarations";
 import { ShopViews } from "../facts/shopViews";
 import { StackRecords } from "../facts/stackRecords";
 import type { CheckFailure, DiffDecision } from "../inputs/lifecycle";
 import type { Operation, Verdict } from "../rules/ownershipFacts";
-import { type Recorded, recordedIdentity } from "../rules/recorded";
+import type { Recorded } from "../rules/recorded";
 import { CreateBatches } from "../writes/createBatch";
 import { Writes } from "../writes/writes";
 import { checkResource } from "./check";
@@ -172,11 +172,8 @@ export class ShippingProvider {
       writes: this.#writes,
       resolve: (shop: string | undefined) => this.#targetOf(shop),
       configured: () => this.#targets.configured(),
-      declaredIn: (recorded: Recorded) =>
-        this.#declarations.declaredIn(recorded.hook, recorded.url, this.#targets.configured(), {
-          api: recorded.api ?? "",
-          identity: recordedIdentity(recorded),
-        }),
+      declaredIn: (recorded: Recorded, at: RecordedShop) =>
+        this.#declarations.declaredIn(recorded.hook, recorded.url, this.#targets.configured(), at),
     };
     return settleOwnership(ctx, operation, recorded, named);
   }

@@ -5,11 +5,12 @@
 import type { ShopTarget } from "../config/settings";
 import { ShippingError } from "../errors/shippingError";
 import type { Claims } from "../facts/claims";
+import type { RecordedShop } from "../facts/deploymentDeclarations";
 import type { ShopViews } from "../facts/shopViews";
 import type { StackRecords } from "../facts/stackRecords";
 import { decideRecorded } from "../rules/ownership";
 import type { Declared, Operation, RecordedFacts, ShopFacts, Verdict } from "../rules/ownershipFacts";
-import type { Recorded } from "../rules/recorded";
+import { namedShopsOf, type Recorded } from "../rules/recorded";
 import type { Writes } from "../writes/writes";
 import { waitFor } from "./trace";
 
@@ -26,8 +27,8 @@ interface SettleContext {
   readonly resolve: (shop: string | undefined) => ShopTarget;
   /** Every configured shop. */
   readonly configured: () => ShopTarget[];
-  /** How the program of this deployment declares `hook` (recorded at `url`), shop by shop. */
-  readonly declaredIn: (recorded: Recorded) => Declared[];
+  /** How the program of this deployment declares the recorded hook (at its URL), shop by shop. */
+  readonly declaredIn: (recorded: Recorded, at: RecordedShop) => Declared[];
 }
 
 /**
@@ -61,11 +62,16 @@ export async function settleOwnership(
     named: namedFacts,
     others,
     claimedAt: [],
-    ...(operation === "delete" ? handedOn(ctx, recorded) : {}),
   };
   for (let round = 0; round < MAX_DECISION_ROUNDS; round++) {
     const claimedAt = ctx.claims.claimedAt(recorded.id);
-    const verdict = decideRecorded({ ...facts, claimedAt, claimedLive: claimedLive(ctx.claims, facts) });
+    const declared = operation === "delete" ? handedOn(ctx, facts) : {};
+    const verdict = decideRecorded({
+      ...facts,
+      ...declared,
+      claimedAt,
+      claimedLive: claimedLive(ctx.claims, facts),
+    });
     if (verdict.kind === "needListing") {
       const listing = await waitFor("listing", () => ctx.views.listing(verdict.target));
       facts = withShop(facts, ctx.views.facts(verdict.target, recorded.id, listing));
@@ -107,10 +113,13 @@ function held(claims: Claims, operation: Operation, recorded: Recorded, verdict:
  * for it: `declaredIn`) or a replacement's old half that hands its hook on (its hook or shop changed:
  * `handedOnIn`). A URL change's old half keeps its hook: none.
  */
-function handedOn(ctx: SettleContext, recorded: Recorded): Partial<RecordedFacts> {
+function handedOn(ctx: SettleContext, facts: RecordedFacts): Partial<RecordedFacts> {
+  const { recorded, named } = facts;
   const diffed = ctx.records.diffedAs(recorded.api, recorded.id);
   if (diffed === "keepsHook") return {};
-  const shops = ctx.declaredIn(recorded);
+  const identities = namedShopsOf(recorded, "missing" in named ? undefined : named.listing);
+  const api = recorded.api ?? ("missing" in named ? "" : named.target.api);
+  const shops = ctx.declaredIn(recorded, { api, identities });
   return diffed === undefined ? { declaredIn: shops } : { handedOnIn: shops };
 }
 

@@ -81,6 +81,19 @@ export function recordedIdentity(recorded: RecordedPlace): ShopIdentity | undefi
 }
 
 /**
+ * Every shop the service named for a recorded subscription: in state, and in its shop's listing now (`listing`,
+ * once listed), which names it when state was written before the service named shops (0.1) or without the
+ * account it names now. Either may be the one another process placed a declaration of the hook in.
+ */
+export function namedShopsOf(
+  recorded: RecordedPlace,
+  listing: readonly LiveSubscription[] | undefined,
+): ShopIdentity[] {
+  const shops = [recordedIdentity(recorded), listing === undefined ? undefined : shopIdentityOf(listing)];
+  return shops.filter((shop) => shop !== undefined);
+}
+
+/**
  * The shop as the service names it, as one key: its id, within its account when the service reports one (shop
  * ids are per account, so shop 1 of two accounts are two shops). What "the same shop under two keys" compares.
  */

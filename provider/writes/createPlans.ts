@@ -13,8 +13,8 @@ import type { StackRecords } from "../facts/stackRecords";
 import { UNKNOWN_VALUE } from "../inputs/lifecycle";
 import { waitFor } from "../operations/trace";
 import { takeoverRefusal } from "../refusals/takeoverMessages";
-import { type CreatePlan, planCreate, takeoverOf } from "../rules/createRule";
-import { HookDeclarers } from "../rules/oneHookPerShop";
+import { type CreatePlan, planCreate } from "../rules/createRule";
+import { HookDeclarers, keptByAnother } from "../rules/oneHookPerShop";
 import { pinRefusal } from "../rules/ownershipFacts";
 import type { ShopIdentity } from "../rules/recorded";
 
@@ -59,34 +59,37 @@ export function planBatch(
 }
 
 /**
- * Before any write (a preview shows it on the resource): why a create would overwrite a subscription made
- * outside the stack; undefined when it would not, when the resource opts in, or when it cannot be told yet
- * (an unknown URL, a shop that cannot be listed: the create decides under the shop's write lane). At check
- * for a new resource (`recordedId` undefined); at diff for a replacement, whose recorded subscription is its
- * own and never a takeover.
+ * Before any write (a preview shows it on the resource): why the create rule would refuse this resource's
+ * create on the shop's listing (planCreate, as the create asks it): the live subscription of its hook is one
+ * that a resource the program declares keeps as it is recorded, in any provider process of the deployment (the
+ * same shop under another key), or one made outside the stack that the resource does not opt in to overwrite.
+ * Undefined when neither, or when it cannot be told yet (an unknown URL, a shop that cannot be listed: the create
+ * decides under the shop's write lane). At check for a new resource (`recordedId` undefined); at diff for a
+ * replacement, whose recorded subscription is its own and never a takeover.
  */
 export async function takeoverBeforeWrite(
-  facts: { readonly views: ShopViews; readonly records: StackRecords },
+  facts: { readonly views: ShopViews; readonly records: StackRecords; readonly claims: Claims },
   inputs: Record<string, unknown>,
   target: ShopTarget,
 ): Promise<string | undefined> {
   const { hook, url, takeOver } = inputs;
-  // A takeOver not known yet (preview) may be true: the create decides.
-  if (
-    takeOver === true ||
-    takeOver === UNKNOWN_VALUE ||
-    typeof hook !== "string" ||
-    typeof url !== "string" ||
-    url === UNKNOWN_VALUE
-  )
-    return undefined;
+  if (typeof hook !== "string" || typeof url !== "string" || url === UNKNOWN_VALUE) return undefined;
   const listing = await waitFor("listing", () => facts.views.listing(target)).catch((error: unknown) => {
     if (error instanceof ShippingError) return undefined;
     throw error;
   });
   const live = listing?.find((s) => s.hook === hook);
   if (live === undefined) return undefined;
-  const liveRecorded = facts.records.holds(target, live);
-  if (takeoverOf({ url, live, liveRecorded, takeOver: false }) !== "refuse") return undefined;
-  return takeoverRefusal(target, live);
+  const plan = planCreate({
+    url,
+    live,
+    duplicate: false,
+    createdByOtherKey: false,
+    liveKept: facts.claims.isKept(target.api, live.id),
+    liveRecorded: facts.records.holds(target, live),
+    // A takeOver not known yet (preview) may be true: the create decides.
+    takeOver: takeOver === true || takeOver === UNKNOWN_VALUE,
+  });
+  if (plan.kind === "refuse" && plan.kept !== undefined) return keptByAnother(target, live).message;
+  return plan.kind === "refuseTakeover" ? takeoverRefusal(target, live) : undefined;
 }

@@ -3,12 +3,15 @@
  * class (the dynamic provider) and again through the plugin's resource (`shipping:index:WebhookSubscription`,
  * as a Go or YAML program declares it) is refused, through the official CLI in a project folder, judged by the
  * live subscriptions and the state. The two run in two provider processes; without the refusal each would
- * create and the second POST overwrite the first.
+ * create and the second POST overwrite the first. So is a new plugin resource of an explicit provider with
+ * another key of the shop, while the class's resource of the hook is unchanged: it keeps its subscription in
+ * the other process, so the new one may not adopt or overwrite it, even with `takeOver: true`.
  */
 import { describe, expect, it } from "vitest";
 import type { OfficialProject } from "../support/officialProject";
 import { DYNAMIC_TYPE, PLUGIN_TYPE, pluginResource, usePluginSimulator } from "../support/pluginProject";
 import { LABELS, ORDERS } from "../support/services";
+import { ACME_SECOND_KEY } from "../support/shops";
 
 const CLASS_URL = "https://hooks.example.com/labels-class";
 const PLUGIN_URL = "https://hooks.example.com/labels-plugin";
@@ -74,4 +77,57 @@ describe("one hook of one shop declared through the TypeScript class and through
     await project.ok(["destroy", "--yes"]);
     expect(plugin.liveHooks()).toEqual([]);
   });
+});
+
+/**
+ * The class's labels resource (the default provider's key), and, with `second`, the plugin's labels resource
+ * of an explicit provider with a second key of the same shop (stack config `other:key`), opting in to overwrite.
+ * The second depends on the first, so the engine checks the first (which keeps its subscription) first; in the
+ * other order the second's check cannot know it yet, and a create that reaches the shop first would overwrite it
+ * (docs/safety.md, "One hook per shop").
+ */
+function classAndSecondKey(second: boolean): string {
+  const explicit = `class Provider extends pulumi.ProviderResource {
+  constructor(name: string, args: pulumi.Inputs) {
+    super("shipping", name, args);
+  }
+}
+const explicit = new Provider("explicit", {
+  baseUrl: new pulumi.Config("shipping").require("baseUrl"),
+  apiKey: new pulumi.Config("other").requireSecret("key"),
+});
+${pluginResource("labels-second", `hook: "${LABELS}", url: "${PLUGIN_URL}", takeOver: true`, "provider: explicit, dependsOn: [kept]")}`;
+  return `${bothHosts(ORDERS).split("new WebhookSubscription")[0]}const kept = new WebhookSubscription("labels-class", { hook: "${LABELS}", url: "${CLASS_URL}" });
+${second ? explicit : ""}`;
+}
+
+describe("a hook the class's resource keeps unchanged, and a plugin resource of it under another key of the shop", () => {
+  it.each(["listed", "omitted"] as const)(
+    "shop_id %s: preview, up and up without preview refuse the new one, even with takeOver; the kept subscription stays",
+    async (shopFields) => {
+      plugin.sim.setSwitches({ shopFields });
+      const project = await plugin.project(`kept-${shopFields}`, classAndSecondKey(false), {
+        secretKey: true,
+      });
+      await project.ok(["config", "set", "--secret", "other:key", ACME_SECOND_KEY]);
+      await project.ok(["up", "--yes"]);
+      const [kept] = plugin.sim.subscriptions("acme");
+      plugin.sim.clearRequests();
+
+      project.write({ "index.ts": classAndSecondKey(true) });
+      for (const args of [["preview"], ["up", "--yes"], ["up", "--yes", "--skip-preview"]]) {
+        const run = await project.pulumi(args);
+        expect(run.status).not.toBe(0);
+        expect(run.stdout).toMatch(
+          // Listed: the service names one shop for both keys; omitted: the other process keeps the live id.
+          shopFields === "listed"
+            ? /labels-second.*\n.*shipment_label_created is declared twice for shop 1 .* are the same shop/
+            : /labels-second.*\n.*shipment_label_created is declared twice for the default shop: another resource of this stack keeps subscription/,
+        );
+      }
+      expect(plugin.writes()).toEqual([]);
+      expect(plugin.sim.subscriptions("acme")).toEqual([kept]);
+      expect(await recorded(project)).toEqual(["class labels-class"]);
+    },
+  );
 });

@@ -16,6 +16,7 @@ import { Declarations } from "../../provider/facts/declarations";
 import { SharedDeclarations } from "../../provider/facts/deploymentDeclarations";
 import { keepsHook } from "../../provider/rules/ownership";
 import type { Declared } from "../../provider/rules/ownershipFacts";
+import { namedShopsOf } from "../../provider/rules/recorded";
 import { LABELS, ORDERS } from "../support/services";
 
 const API = "https://api.example.com";
@@ -29,7 +30,12 @@ const ACME: ShopTarget = {
 };
 /** A second key of the same shop, configured only in the other process (an explicit provider's own key). */
 const ACME_SECOND: ShopTarget = { ...ACME, shopKey: `${API}#k2`, label: "(explicit)", apiKey: "k2" };
-const RECORDED = { hook: ORDERS, url: "https://hooks.example.com/o", api: API, identity: { shopId: "1" } };
+const RECORDED = {
+  hook: ORDERS,
+  url: "https://hooks.example.com/o",
+  api: API,
+  identities: [{ shopId: "1" }],
+};
 const OTHER_URL = "https://hooks.example.com/o2";
 
 /** Where an event happened: the provider process that deletes, or another process of the deployment. */
@@ -191,5 +197,52 @@ describe("delete: how does the deployment declare the recorded hook?", () => {
     expect(declared(false).map(keepsHook)).toEqual([true]);
     expect(declared(true).map(keepsHook)).toEqual([false]);
     expect(declared(true, true).map(keepsHook)).toEqual([true]);
+  });
+});
+
+/** Recorded subscription 7 of ORDERS in ACME's shop, as state of a release holds it. */
+const recordedAs = (shop: { shopId?: string; accountId?: string }) => ({
+  id: 7,
+  hook: ORDERS,
+  url: RECORDED.url,
+  shop: undefined,
+  api: shop.shopId === undefined ? undefined : API,
+  shopId: shop.shopId,
+  accountId: shop.accountId,
+});
+const LISTED = (shop: { shopId: string; accountId?: string }) => [
+  { id: 7, hook: ORDERS, url: RECORDED.url, ...shop },
+];
+
+describe("delete: the shops the service named for the recorded subscription, where another process placed the hook", () => {
+  it.each([
+    ["state names shop 1; not listed yet", recordedAs({ shopId: "1" }), undefined, [{ shopId: "1" }]],
+    [
+      "state of 0.1 names no shop; the listing names shop 1",
+      recordedAs({}),
+      LISTED({ shopId: "1" }),
+      [{ shopId: "1" }],
+    ],
+    [
+      "state names shop 1 without the account the listing names now",
+      recordedAs({ shopId: "1" }),
+      LISTED({ shopId: "1", accountId: "a" }),
+      [{ shopId: "1" }, { shopId: "1", accountId: "a" }],
+    ],
+  ])("%s", (_name, recorded, listing, shops) => {
+    expect(namedShopsOf(recorded, listing)).toEqual(shops);
+    // Another process, through a second key configured only there, declared the hook in the shop the service
+    // named for it (its own listing says the account) at another URL, and its create failed: the hook is kept.
+    const file = join(folder, `named-${_name.length}.declarations`);
+    const [deleting, other] = [new Declarations(), new Declarations()];
+    deleting.share(new SharedDeclarations(file, "deployment key"));
+    other.share(new SharedDeclarations(file, "deployment key"));
+    const named = shops.at(-1) ?? { shopId: "1" };
+    other.declare(ACME_SECOND, ORDERS, OTHER_URL);
+    other.declareInSharedShop(ACME_SECOND, named, ORDERS, OTHER_URL);
+    other.createFailed(ACME_SECOND, ORDERS, named);
+    const declaredIn = deleting.declaredIn(ORDERS, RECORDED.url, [ACME], { api: API, identities: shops });
+    expect(declaredIn).toEqual([{ inRecordedShop: true, atRecordedUrl: false, createFailed: true }]);
+    expect(declaredIn.map(keepsHook)).toEqual([true]);
   });
 });
