@@ -48,6 +48,11 @@ export function sharedFolder(env: NodeJS.ProcessEnv = process.env): string | und
 }
 /** Files of deployments this old are removed (no deployment runs for a day). */
 const STALE_AFTER_MS = 24 * 60 * 60_000;
+/**
+ * The format of the files' lines, part of their name: a release that writes lines another way (these name the
+ * process that wrote each: writers.ts) never opens a file of one that did not, also under `pulumi watch`.
+ */
+const FILE_FORMAT = "lines named by writer";
 /** An engine address as the engine hands it to a provider plugin. */
 const ENGINE_ADDRESS = /^(127\.0\.0\.1|localhost|\[::1\]):\d+$/;
 
@@ -105,7 +110,7 @@ export function deploymentOf(
   const path = folderPath();
   const cli = pulumiCliProcess();
   const key = createHash("sha256")
-    .update(`${address}\0${cli ?? ""}`)
+    .update(`${FILE_FORMAT}\0${address}\0${cli ?? ""}`)
     .digest("hex")
     .slice(0, 24);
   const folder = path === undefined ? undefined : privateFolder(path);

@@ -13,7 +13,9 @@
  *
  * A shop is named by a digest of the deployment's key with the API and key (`shopKey`): the same credentials
  * in two processes are one shop, and the file holds no key. The deployment's key is also the file's name, so
- * the digest hides a key only as well as the key resists guessing (the folder is the user's, 0700). Creates
+ * the digest hides a key only as well as the key resists guessing (the folder is the user's, 0700). A random
+ * salt would hide nothing more: every process of the deployment must read it, so it would be kept in the same
+ * folder, readable by exactly whoever can read the file's name and lines. Creates
  * are shared too, under the shop the service reports: two keys of one shop in two processes are refused before
  * the second write, as within one process. So are the URLs each shop's hooks are declared at and the creates
  * that failed: a delete of a resource the program no longer declares, in one process, keeps a hook that a

@@ -61,9 +61,11 @@ export class StackRecords {
     this.#diffed.set(api, ids.set(id, as));
   }
 
-  /** How the diff of a declared resource left recorded `id` of `api`; undefined when no diff ran for it. */
-  diffedAs(api: string | undefined, id: number): DiffedAs | undefined {
-    if (api !== undefined) return this.#diffed.get(api)?.get(id);
-    return [...this.#diffed.values()].find((ids) => ids.has(id))?.get(id);
+  /**
+   * How the diff of a declared resource left recorded `id` of `api`; undefined when no diff ran for it. An id
+   * means something only at its API: the same number at another API is another subscription.
+   */
+  diffedAs(api: string, id: number): DiffedAs | undefined {
+    return this.#diffed.get(api)?.get(id);
   }
 }

@@ -18,23 +18,28 @@ export function thisWriter(): string {
 const known = new Map<string, boolean>();
 
 /**
- * Whether the writer a line names still runs. A line that names none (an older release) or a writer whose start
- * time nothing tells (Windows, no `ps`) is taken as running, as it was before lines named writers.
+ * Whether the writer a line names still runs. A line that names no writer, or one that is not `<pid>@<start>`,
+ * is no line of this release's files (their name says their format: deploymentClaims.ts): not read. Where no
+ * start time can be told (no `ps`), a writer names its pid alone (`<pid>@`), and runs while its pid does.
  */
 export function isRunning(writer: string | undefined): boolean {
-  if (writer === undefined) return true;
+  if (writer === undefined) return false;
   const cached = known.get(writer);
   if (cached !== undefined) return cached;
-  const at = writer.indexOf("@");
-  const pid = Number(writer.slice(0, at));
-  const start = writer.slice(at + 1);
-  const running =
-    at < 1 || !Number.isSafeInteger(pid) || start === "" || startOf(pid) === start || startUnknowable();
+  const match = /^([1-9]\d{0,9})@(.*)$/.exec(writer);
+  const pid = Number(match?.[1]);
+  const start = match?.[2];
+  const running = match !== null && (start === "" ? pidRuns(pid) : startOf(pid) === start);
   known.set(writer, running);
   return running;
 }
 
-/** Whether this machine tells no process's start time (then no line is skipped). */
-function startUnknowable(): boolean {
-  return startOf(process.pid) === undefined;
+/** Whether a process of this pid runs (signal 0 tests it; EPERM: it runs, as another user's). */
+function pidRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

@@ -115,11 +115,12 @@ function held(claims: Claims, operation: Operation, recorded: Recorded, verdict:
  */
 function handedOn(ctx: SettleContext, facts: RecordedFacts): Partial<RecordedFacts> {
   const { recorded, named } = facts;
-  const diffed = ctx.records.diffedAs(recorded.api, recorded.id);
+  // State of 0.1 holds no API: the recorded id is one of the API its shop resolves to, as diff noted it.
+  const api = recorded.api ?? ("missing" in named ? undefined : named.target.api);
+  const diffed = api === undefined ? undefined : ctx.records.diffedAs(api, recorded.id);
   if (diffed === "keepsHook") return {};
   const identities = namedShopsOf(recorded, "missing" in named ? undefined : named.listing);
-  const api = recorded.api ?? ("missing" in named ? "" : named.target.api);
-  const shops = ctx.declaredIn(recorded, { api, identities });
+  const shops = ctx.declaredIn(recorded, { api: api ?? "", identities });
   return diffed === undefined ? { declaredIn: shops } : { handedOnIn: shops };
 }
 

@@ -289,7 +289,17 @@ describe("one hook per shop under two keys of one shop", () => {
       {},
       { hook: ORDERS, url: "https://h.example/second", shop: "alias" },
     );
-    expect([...first_.failures, ...second_.failures]).toEqual([]);
+    // The first keeps the live subscription: the second's check refuses before the engine plans a write.
+    expect(first_.failures).toEqual([]);
+    expect(second_.failures).toEqual([
+      {
+        property: "hook",
+        reason: expect.stringMatching(
+          /^order_status_change is declared twice for shop alias: another resource of this stack keeps subscription 1 /,
+        ),
+      },
+    ]);
+    // The create, under the shop's write lane, asks the rule again and refuses it too.
     const second = await Promise.allSettled([
       provider.create({ hook: ORDERS, url: "https://h.example/second", shop: "alias" }),
     ]);

@@ -34,7 +34,9 @@ describe("StackRecords.holds", () => {
     const records = new StackRecords();
     records.noteDiffed("https://a.example", 1, "handsOn");
     expect(records.diffedAs("https://a.example", 1)).toBe("handsOn");
+    // Id 1 of another API is another subscription: its delete asks the declarations (not "keeps its hook").
+    records.noteDiffed("https://c.example", 2, "keepsHook");
     expect(records.diffedAs("https://b.example", 1)).toBeUndefined();
-    expect(records.diffedAs(undefined, 1)).toBe("handsOn");
+    expect(records.diffedAs("https://a.example", 2)).toBeUndefined();
   });
 });

@@ -69,7 +69,17 @@ describe("whether the process that wrote a line still runs", () => {
     ["another process that runs", true, async () => runningProcess().writer],
     ["a process that has ended", false, endedWriter],
     ["this pid with another start time (a pid reused)", false, async () => `${process.pid}@1`],
-    ["no writer (a line of an older release)", true, async () => undefined],
+    // Not this release's lines: its files' names say the format (an older release's are other files).
+    ["no writer (a line of an older release)", false, async () => undefined],
+    ["a writer with no @", false, async () => "12345"],
+    ["a writer that is no pid", false, async () => "x@1"],
+    // Where no start time can be told (no `ps`), a writer is its pid alone: running while the pid runs.
+    ["the pid alone, of this process", true, async () => `${process.pid}@`],
+    [
+      "the pid alone, of a process that has ended",
+      false,
+      async () => (await endedWriter()).replace(/@.*/, "@"),
+    ],
   ])("%s: running %s", async (_name, running, writer) => {
     expect(isRunning(await writer())).toBe(running);
   });
