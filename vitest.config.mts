@@ -84,7 +84,7 @@ const KNOWN_SECONDS: Readonly<Record<string, number>> = {
   "test/docs/readme.official.test.ts": 84,
   "test/packaging/gitInstall.e2e.test.ts": 76,
   "test/plugin/move.plugin.test.ts": 72,
-  "test/one-hook-per-shop/bothHosts.plugin.test.ts": 111,
+  "test/one-hook-per-shop/bothHosts.plugin.test.ts": 180,
 };
 
 /** A file's known duration in seconds (0 when not among {@link KNOWN_SECONDS}). */
