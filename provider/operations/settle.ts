@@ -111,16 +111,22 @@ function held(claims: Claims, operation: Operation, recorded: Recorded, verdict:
  * For a delete: how the program of this deployment declares the recorded hook, shop by shop (the rule decides
  * which of them keep it: ownership.ts `keepsHook`), for a resource removed from the program (no diff ran
  * for it: `declaredIn`) or a replacement's old half that hands its hook on (its hook or shop changed:
- * `handedOnIn`). A URL change's old half keeps its hook: none.
+ * `handedOnIn`). A URL change's old half keeps its hook: its new half's create took the hook over, so only a
+ * declaration whose create failed counts. Two records can hold one id (a hook handed on to a resource the
+ * engine checked first, which adopted it): the delete of the other one is then no old half, and must not
+ * unsubscribe the hook the one whose URL changed still declares.
  */
 function handedOn(ctx: SettleContext, facts: RecordedFacts): Partial<RecordedFacts> {
   const { recorded, named } = facts;
   // State of 0.1 holds no API: the recorded id is one of the API its shop resolves to, as diff noted it.
   const api = recorded.api ?? ("missing" in named ? undefined : named.target.api);
   const diffed = api === undefined ? undefined : ctx.records.diffedAs(api, recorded.id);
-  if (diffed === "keepsHook") return {};
   const identities = namedShopsOf(recorded, "missing" in named ? undefined : named.listing);
   const shops = ctx.declaredIn(recorded, { api: api ?? "", identities });
+  if (diffed === "keepsHook") {
+    const failed = shops.filter((shop) => shop.createFailed);
+    return failed.length === 0 ? {} : { declaredIn: failed };
+  }
   return diffed === undefined ? { declaredIn: shops } : { handedOnIn: shops };
 }
 

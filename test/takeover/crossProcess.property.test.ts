@@ -47,9 +47,9 @@
  * fast-check with its seed and path (replay it with `CROSS_PROCESS_SEED=<seed> CROSS_PROCESS_PATH=<path>`);
  * each command prints as the JSON `CROSS_PROCESS_REPLAY` takes (`{"settings":..., "commands":[...]}`) to run
  * that sequence alone (the failure message prints it whole, with each `up`'s outcome, shop and state).
- * `CROSS_PROCESS_STATS=1` prints how often each guarantee was put to the test. Three violations this test found
- * (KNOWN_FALSE_REFUSAL, KNOWN_STALE_LOSS, KNOWN_SHARED_ID, at the end of the file) are left out of the default
- * run and replayed with `CROSS_PROCESS_KNOWN=1`, which also turns their filters off.
+ * `CROSS_PROCESS_STATS=1` prints how often each guarantee was put to the test. Of three violations this test
+ * found (at the end of the file), one is fixed and replayed by every run; the two open ones are left out of the
+ * generated runs by the known filters, which `CROSS_PROCESS_KNOWN=1` turns off.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -184,7 +184,6 @@ const stats = {
   kept: 0,
   knownFalseRefusals: 0,
   knownStaleLosses: 0,
-  knownSharedIdLosses: 0,
 };
 
 const live = (): Subscription[] => acme.sim.subscriptions("acme");
@@ -372,7 +371,6 @@ function violations(
   const lost = (hook: string, violation: string) => {
     const which = known(hook);
     if (which === "stale") stats.knownStaleLosses++;
-    else if (which === "sharedId") stats.knownSharedIdLosses++;
     else found.push(violation);
   };
   // 1. A hook live at the start that the program declares is live at the end.
@@ -452,10 +450,9 @@ function knownStaleLoss(
   spec: Up,
   report: UpReport,
   before: { live: Subscription[]; state: Resource[] },
-): (hook: string) => "stale" | "sharedId" | undefined {
+): (hook: string) => "stale" | undefined {
   return (hook) => {
     if (process.env.CROSS_PROCESS_KNOWN === "1") return undefined;
-    if (sharedId(before.state, hook)) return "sharedId";
     const declarers = spec.program.filter((d) => HOOKS[d.hook] === hook);
     const stale = declarers.every((d) => {
       const rec = before.state.find((r) => r.name === nameOf(d) && !r.condemned);
@@ -464,15 +461,6 @@ function knownStaleLoss(
     });
     return declarers.length > 0 && stale ? "stale" : undefined;
   };
-}
-
-/**
- * The third finding (KNOWN_SHARED_ID below): two records of state hold one subscription of `hook` (an adoption
- * by a hand-on's receiver registered first, whose giver's replacement then failed).
- */
-function sharedId(state: readonly Resource[], hook: string): boolean {
-  const ids = state.filter((r) => !r.condemned && r.inputs.hook === hook).map((r) => r.id);
-  return new Set(ids).size < ids.length;
 }
 
 /** The hooks the program declares through both processes. */
@@ -677,8 +665,11 @@ function replayed(json: string): { settings: Settings; commands: fc.AsyncCommand
 }
 
 /**
- * Found by this test (2026-11-28), reported and not fixed here; each is left out of the default run (the known
- * filters above) and runs here with CROSS_PROCESS_KNOWN=1, failing while the provider behaves so.
+ * Found by this test (2026-11-28). KNOWN_FALSE_REFUSAL and KNOWN_STALE_LOSS are open (docs/safety.md says so):
+ * the model's known filters above leave them out of the generated runs, which CROSS_PROCESS_KNOWN=1 turns off;
+ * `CROSS_PROCESS_REPLAY=KNOWN_STALE_LOSS` (or the other's name) runs one alone, failing while the provider
+ * behaves so.
+ * KNOWN_SHARED_ID is fixed and replayed by every run.
  *
  * KNOWN_FALSE_REFUSAL: a rename without an alias into the other provider process, URL changed, `takeOver: true`,
  * under the service's new-id overwrite: the new resource's create succeeds (new id), but the old resource's
@@ -777,7 +768,11 @@ describe("the cross-process guarantees of a deployment's provider processes, as 
     async () => {
       const replay = process.env.CROSS_PROCESS_REPLAY;
       if (replay !== undefined) {
-        const { settings: s, commands: cmds } = replayed(replay);
+        const open: Record<string, unknown> = { KNOWN_FALSE_REFUSAL, KNOWN_STALE_LOSS };
+        const named = open[replay];
+        const { settings: s, commands: cmds } = replayed(
+          named === undefined ? replay : JSON.stringify(named),
+        );
         await runSequence(s, cmds);
         return;
       }
@@ -790,12 +785,9 @@ describe("the cross-process guarantees of a deployment's provider processes, as 
     TIMEOUT_MS,
   );
 
-  it.runIf(process.env.CROSS_PROCESS_KNOWN === "1").each([
-    ["KNOWN_FALSE_REFUSAL", KNOWN_FALSE_REFUSAL],
-    ["KNOWN_STALE_LOSS", KNOWN_STALE_LOSS],
-    ["KNOWN_SHARED_ID", KNOWN_SHARED_ID],
-  ])("%s: the minimal sequence that shows it", async (_name, known) => {
-    const { settings: s, commands: cmds } = replayed(JSON.stringify(known));
+  // Found by this test and fixed (settle.ts `handedOn`): replayed every run, so that it stays fixed.
+  it("KNOWN_SHARED_ID, two records of one id: the other one's delete keeps the hook a URL change still declares", async () => {
+    const { settings: s, commands: cmds } = replayed(JSON.stringify(KNOWN_SHARED_ID));
     await runSequence(s, cmds);
   });
 });
