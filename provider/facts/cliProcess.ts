@@ -23,16 +23,10 @@ export function pulumiCliProcess(from = process.ppid): string | undefined {
 export function fromProc(from: number): string | undefined {
   let pid = from;
   for (let depth = 0; depth < DEPTH && pid >= 1; depth++) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // After the name: state, ppid, ... starttime is the 20th field (stat(5) field 22).
-      if (name === "pulumi") return `${pid}@${fields[19] ?? ""}@${bootId()}`;
-      pid = Number(fields[1]);
-    } catch {
-      return undefined;
-    }
+    const stat = procStat(pid);
+    if (stat === undefined) return undefined;
+    if (stat.name === "pulumi") return `${pid}@${stat.start}@${bootId()}`;
+    pid = stat.parent;
   }
   return undefined;
 }
@@ -44,13 +38,10 @@ export function fromProc(from: number): string | undefined {
 export function fromPs(from: number): string | undefined {
   let pid = from;
   for (let depth = 0; depth < DEPTH && pid >= 1; depth++) {
-    const line = psLine(pid);
-    // "<ppid> <weekday> <month> <day> <hh:mm:ss> <year> <command, maybe a path with spaces>"
-    const match = /^\s*(\d+)\s+(\S+\s+\S+\s+\S+\s+\S+\s+\S+)\s+(.+?)\s*$/.exec(line ?? "");
-    if (match === null) return undefined;
-    const [, parent, started, command] = match;
-    if (basename(command ?? "") === "pulumi") return `${pid}@${started?.replace(/\s+/g, " ")}`;
-    pid = Number(parent);
+    const ps = psFields(pid);
+    if (ps === undefined) return undefined;
+    if (basename(ps.command) === "pulumi") return `${pid}@${ps.start}`;
+    pid = ps.parent;
   }
   return undefined;
 }
@@ -60,16 +51,30 @@ export function fromPs(from: number): string | undefined {
  * undefined when the process is gone or nothing tells (Windows): with the pid it names one process for good.
  */
 export function startOf(pid: number): string | undefined {
-  if (existsSync("/proc/self/stat")) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-    } catch {
-      return undefined;
-    }
+  return (existsSync("/proc/self/stat") ? procStat(pid) : psFields(pid))?.start;
+}
+
+/** A process as /proc/<pid>/stat tells it: its name, its parent, its start in ticks since boot. */
+function procStat(pid: number): { name: string; parent: number; start: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The name is in parentheses and may hold spaces and parentheses itself: the fields follow the last ")".
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // After the name: state, ppid, ... starttime is the 20th field (stat(5) field 22).
+    return { name, parent: Number(fields[1]), start: fields[19] ?? "" };
+  } catch {
+    return undefined;
   }
-  const match = /^\s*\d+\s+(\S+\s+\S+\s+\S+\s+\S+\s+\S+)\s/.exec(psLine(pid) ?? "");
-  return match?.[1]?.replace(/\s+/g, " ");
+}
+
+/** A process as `ps` tells it: its parent, its start (a date, single-spaced), its command. */
+function psFields(pid: number): { parent: number; start: string; command: string } | undefined {
+  // "<ppid> <weekday> <month> <day> <hh:mm:ss> <year> <command, maybe a path with spaces>"
+  const match = /^\s*(\d+)\s+(\S+\s+\S+\s+\S+\s+\S+\s+\S+)\s+(.+?)\s*$/.exec(psLine(pid) ?? "");
+  if (match === null) return undefined;
+  const [, parent, started, command] = match;
+  return { parent: Number(parent), start: (started ?? "").replace(/\s+/g, " "), command: command ?? "" };
 }
 
 /** `ps`'s line for `pid`: parent, start, command; undefined when `ps` is missing or the process gone. */
