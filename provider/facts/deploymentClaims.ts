@@ -196,16 +196,14 @@ export class DeploymentClaims {
   }
 }
 
-/** A line of the claims file: `[api, id, writer]`, `[api, id, writer, "kept"]`, or `[api, id]` (older releases). */
-function parseLine(
-  line: string,
-): { api: string; id: number; writer: string | undefined; kept: boolean } | undefined {
+/** A line of the claims file: `[api, id, writer]`, or `[api, id, writer, "kept"]`. */
+function parseLine(line: string): { api: string; id: number; writer: string; kept: boolean } | undefined {
   try {
     const parsed = JSON.parse(line) as unknown;
-    if (!Array.isArray(parsed) || typeof parsed[0] !== "string" || typeof parsed[1] !== "number")
-      return undefined;
-    const writer = typeof parsed[2] === "string" ? parsed[2] : undefined;
-    return { api: parsed[0], id: parsed[1], writer, kept: parsed[3] === "kept" };
+    if (!Array.isArray(parsed)) return undefined;
+    const [api, id, writer, kept] = parsed as unknown[];
+    if (typeof api === "string" && typeof id === "number" && typeof writer === "string")
+      return { api, id, writer, kept: kept === "kept" };
   } catch {
     // A blank line, or one cut short by a failed append: not a claim.
   }

@@ -41,7 +41,7 @@ export interface RecordedShop {
 }
 
 /** One line of the file: a shop, a hook, who declares it there, and the process that wrote it (writers.ts). */
-type Line = readonly [shop: string, hook: string, declarer: string, writer: string | undefined];
+type Line = readonly [shop: string, hook: string, declarer: string, writer: string];
 
 /** The shared declarations of a deployment; without one they share nothing (each process decides alone). */
 export class SharedDeclarations {
@@ -219,11 +219,14 @@ export class SharedDeclarations {
 function parseLine(text: string): Line | undefined {
   try {
     const parsed = JSON.parse(text) as unknown;
-    // Three fields from an older release (no writer), four from this one.
-    if (!Array.isArray(parsed) || parsed.length < 3 || parsed.length > 4) return undefined;
+    if (!Array.isArray(parsed) || parsed.length !== 4) return undefined;
     const [shop, hook, declarer, writer] = parsed as unknown[];
-    if (typeof writer !== "string" && writer !== undefined) return undefined;
-    if (typeof shop === "string" && typeof hook === "string" && typeof declarer === "string")
+    if (
+      typeof shop === "string" &&
+      typeof hook === "string" &&
+      typeof declarer === "string" &&
+      typeof writer === "string"
+    )
       return [shop, hook, declarer, writer];
   } catch {
     // Not a line of this format: skipped.

@@ -18,12 +18,11 @@ export function thisWriter(): string {
 const known = new Map<string, boolean>();
 
 /**
- * Whether the writer a line names still runs. A line that names no writer, or one that is not `<pid>@<start>`,
- * is no line of this release's files (their name says their format: deploymentClaims.ts): not read. Where no
- * start time can be told (no `ps`), a writer names its pid alone (`<pid>@`), and runs while its pid does.
+ * Whether the writer a line names still runs. A writer that is not `<pid>@<start>` is no writer of this
+ * release's files (their name says their format: deploymentClaims.ts): its line is not read. Where no start time
+ * can be told (no `ps`), a writer names its pid alone (`<pid>@`), and runs while its pid does.
  */
-export function isRunning(writer: string | undefined): boolean {
-  if (writer === undefined) return false;
+export function isRunning(writer: string): boolean {
   const cached = known.get(writer);
   if (cached !== undefined) return cached;
   const match = /^([1-9]\d{0,9})@(.*)$/.exec(writer);

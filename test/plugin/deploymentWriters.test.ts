@@ -69,8 +69,6 @@ describe("whether the process that wrote a line still runs", () => {
     ["another process that runs", true, async () => runningProcess().writer],
     ["a process that has ended", false, endedWriter],
     ["this pid with another start time (a pid reused)", false, async () => `${process.pid}@1`],
-    // Not this release's lines: its files' names say the format (an older release's are other files).
-    ["no writer (a line of an older release)", false, async () => undefined],
     ["a writer with no @", false, async () => "12345"],
     ["a writer that is no pid", false, async () => "x@1"],
     // Where no start time can be told (no `ps`), a writer is its pid alone: running while the pid runs.
@@ -108,6 +106,21 @@ describe("a deployment's file that an earlier deployment of the same CLI process
     expect(later.declare(ACME, HOOK, NEW)).toBeUndefined();
     // Its own declarations are still shared: a second resource of this deployment is refused.
     expect(new SharedDeclarations(file, "key").declare(ACME, HOOK, OLD)).toBe(NEW);
+  });
+});
+
+describe("a line that names no writer (an older release's form; its files have other names)", () => {
+  it("is not read: neither a claim nor a declaration", () => {
+    const claims = join(dir, "old.claims");
+    writeFileSync(claims, `\n${JSON.stringify([API, 7])}\n`);
+    const now = new Claims();
+    now.share(new DeploymentClaims(claims));
+    expect(now.isClaimed(API, 7)).toBe(false);
+    const declarations = join(dir, "old.declarations");
+    new SharedDeclarations(declarations, "key").declare(ACME, HOOK, OLD);
+    const text = readFileSync(declarations, "utf8");
+    writeFileSync(declarations, text.replaceAll(`,${JSON.stringify(thisWriter())}]`, "]"));
+    expect(new SharedDeclarations(declarations, "key").declare(ACME, HOOK, NEW)).toBeUndefined();
   });
 });
 
