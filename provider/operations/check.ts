@@ -16,7 +16,7 @@ import { type CheckFailure, checkInputs, UNKNOWN_VALUE } from "../inputs/lifecyc
 import { PREVIEW_LISTING_INPUT, takeHandedListing } from "../inputs/previewListing";
 import { declaredTwice, secondDeclarationRefusal } from "../rules/oneHookPerShop";
 import { shopIdentityOf } from "../rules/recorded";
-import { pinnedListing, takeoverBeforeWrite } from "../writes/createPlans";
+import { createRefusalBeforeWrite, pinnedListing } from "../writes/createPlans";
 import { waitFor } from "./trace";
 
 /** What a check reads and records: the deployment's facts, and how a shop name resolves. */
@@ -64,7 +64,7 @@ export async function checkResource(
     result.failures.push({ property: "hook", reason: secondDeclarationRefusal(second, hook, target, urn) });
     return result;
   }
-  // A resource with state is not created but replaced, if anything: its diff decides (takeoverBeforeWrite).
+  // A resource with state is not created but replaced, if anything: its diff decides (createRefusalBeforeWrite).
   if (result.failures.length > 0 || olds.hook !== undefined) return result;
   const knownUrl = typeof url === "string" && url !== UNKNOWN_VALUE ? url : undefined;
   const sameShop = await declaredUnderAnotherKey(ctx, target, hook, knownUrl);
@@ -72,7 +72,7 @@ export async function checkResource(
     result.failures.push({ property: "hook", reason: sameShop });
     return result;
   }
-  const takeover = await takeoverBeforeWrite(ctx, result.inputs, target);
+  const takeover = await createRefusalBeforeWrite(ctx, result.inputs, target);
   if (takeover !== undefined) result.failures.push({ property: "hook", reason: takeover });
   return result;
 }

@@ -5,7 +5,7 @@
  */
 import { ShippingError } from "../errors/shippingError";
 import { type DiffDecision, diffInputs, UNKNOWN_VALUE } from "../inputs/lifecycle";
-import { takeoverBeforeWrite } from "../writes/createPlans";
+import { createRefusalBeforeWrite } from "../writes/createPlans";
 import type { Deployment } from "./deployment";
 import { recordedOf } from "./records";
 
@@ -33,7 +33,7 @@ export async function diffResource(
   d.records.noteDiffed(recorded.api ?? target.api, recorded.id, handsOn ? "handsOn" : "keepsHook");
   if (decision.replaces.length > 0) {
     // Its create would overwrite a subscription made outside the stack: refused before any write.
-    const takeover = await takeoverBeforeWrite(d, news, target);
+    const takeover = await createRefusalBeforeWrite(d, news, target);
     if (takeover !== undefined) throw new ShippingError(takeover);
     // A replacement's create first settles that the recorded id is this shop's or gone.
     d.claims.noteReplaced(target, recorded);

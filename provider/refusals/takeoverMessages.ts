@@ -23,7 +23,7 @@ const TAKEOVER_WAYS_OUT =
   'Either adopt it as it is: `npx pulumi-shipping-webhooks export` prints the declaration that takes it over with no write; or set `takeOver: true` on this resource to overwrite it (the secret output `previous` keeps what it called, and the resource\'s `takenOver` output says that it was made outside the stack). If it is the subscription of a resource of this stack that you renamed or moved under another parent, give the resource an alias (`aliases: [{ name: "<old name>" }]`) instead; if another resource of this program keeps this hook through `ignoreChanges: ["hook"]`, only one of them may declare it; if a resource of this stack records it and takes another hook or shop in this update, the engine checked this resource first or that one runs in another provider process: set `takeOver: true` here (the subscription is the stack\'s own), or roll the two changes out one after the other';
 
 /** The text of a refused takeover (a check failure on `hook`, or the create's error). */
-export function takeoverRefusal(target: ShopTarget, live: Named): string {
+function takeoverRefusal(target: ShopTarget, live: Named): string {
   return `${live.hook} of ${shopName(target.label)} at ${target.api} already has subscription ${live.id}, which calls another URL and which no resource of this stack records, of those checked so far (it was made outside the stack: a partner, the back office, another tool or stack; or a resource of this stack hands it on that the engine checks later, or in another provider process). Creating this resource would overwrite it, so nothing is written. ${TAKEOVER_WAYS_OUT}`;
 }
 

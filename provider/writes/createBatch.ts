@@ -14,11 +14,10 @@ import type { StackRecords } from "../facts/stackRecords";
 import { phase, waitFor } from "../operations/trace";
 import { overwrittenAtOnce } from "../refusals/createOutcomes";
 import { pinMismatch, WRITTEN_AND_UNDONE } from "../refusals/pin";
-import { takeoverRefused } from "../refusals/takeoverMessages";
-import { declaredTwice, keptByAnother } from "../rules/oneHookPerShop";
+import { declaredTwice } from "../rules/oneHookPerShop";
 import { isHookAtUrl, type ShopIdentity, shopIdentityOf } from "../rules/recorded";
 import { BATCH_WINDOW_MS, Batcher, type ItemResult } from "./batcher";
-import { type CreateRequest, pinnedListing, planBatch } from "./createPlans";
+import { type CreateRequest, pinnedListing, planBatch, refusalOf } from "./createPlans";
 import { postAll, type Unconfirmed, type Written } from "./createPost";
 import type { Writes } from "./writes";
 
@@ -174,15 +173,8 @@ export class CreateBatches {
     const toPost: number[] = [];
     const plans = planBatch(this.#ctx, target, identity, listing, requests);
     plans.forEach((plan, i) => {
-      const { hook } = requests[i] as CreateRequest;
-      if (plan.kind === "refuse")
-        results[i] = {
-          error:
-            plan.kept !== undefined
-              ? keptByAnother(target, plan.kept)
-              : declaredTwice(target, identity?.shopId, hook),
-        };
-      else if (plan.kind === "refuseTakeover") results[i] = { error: takeoverRefused(target, plan.live) };
+      const error = refusalOf(plan, target, (requests[i] as CreateRequest).hook, identity);
+      if (error !== undefined) results[i] = { error };
       else if (plan.kind === "adopt")
         results[i] = { value: { id: plan.live.id, current: plan.live, seen: true } };
       else toPost.push(i);

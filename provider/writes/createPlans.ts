@@ -12,9 +12,9 @@ import type { ShopViews } from "../facts/shopViews";
 import type { StackRecords } from "../facts/stackRecords";
 import { UNKNOWN_VALUE } from "../inputs/lifecycle";
 import { waitFor } from "../operations/trace";
-import { takeoverRefusal } from "../refusals/takeoverMessages";
+import { takeoverRefused } from "../refusals/takeoverMessages";
 import { type CreatePlan, planCreate } from "../rules/createRule";
-import { HookDeclarers, keptByAnother } from "../rules/oneHookPerShop";
+import { declaredTwice, HookDeclarers, keptByAnother } from "../rules/oneHookPerShop";
 import { pinRefusal } from "../rules/ownershipFacts";
 import type { ShopIdentity } from "../rules/recorded";
 
@@ -59,15 +59,33 @@ export function planBatch(
 }
 
 /**
+ * The error of a plan the create rule refused, undefined for a plan that writes or adopts: a second declaration
+ * of the hook (the shop the service names, when it does), the live subscription another resource keeps, or a
+ * takeover the resource did not opt in to.
+ */
+export function refusalOf(
+  plan: CreatePlan,
+  target: ShopTarget,
+  hook: string,
+  identity: ShopIdentity | undefined,
+): ShippingError | undefined {
+  if (plan.kind === "refuseTakeover") return takeoverRefused(target, plan.live);
+  if (plan.kind !== "refuse") return undefined;
+  return plan.kept !== undefined
+    ? keptByAnother(target, plan.kept)
+    : declaredTwice(target, identity?.shopId, hook);
+}
+
+/**
  * Before any write (a preview shows it on the resource): why the create rule would refuse this resource's
- * create on the shop's listing (planCreate, as the create asks it): the live subscription of its hook is one
+ * create on the shop's listing, as the create asks it (planCreate): the live subscription of its hook is one
  * that a resource the program declares keeps as it is recorded, in any provider process of the deployment (the
  * same shop under another key), or one made outside the stack that the resource does not opt in to overwrite.
  * Undefined when neither, or when it cannot be told yet (an unknown URL, a shop that cannot be listed: the create
- * decides under the shop's write lane). At check for a new resource (`recordedId` undefined); at diff for a
- * replacement, whose recorded subscription is its own and never a takeover.
+ * decides under the shop's write lane). At check for a new resource; at diff for a replacement, whose recorded
+ * subscription is its own.
  */
-export async function takeoverBeforeWrite(
+export async function createRefusalBeforeWrite(
   facts: { readonly views: ShopViews; readonly records: StackRecords; readonly claims: Claims },
   inputs: Record<string, unknown>,
   target: ShopTarget,
@@ -90,6 +108,5 @@ export async function takeoverBeforeWrite(
     // A takeOver not known yet (preview) may be true: the create decides.
     takeOver: takeOver === true || takeOver === UNKNOWN_VALUE,
   });
-  if (plan.kind === "refuse" && plan.kept !== undefined) return keptByAnother(target, live).message;
-  return plan.kind === "refuseTakeover" ? takeoverRefusal(target, live) : undefined;
+  return refusalOf(plan, target, hook, undefined)?.message;
 }
