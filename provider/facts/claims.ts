@@ -26,8 +26,11 @@ export class Claims {
   /** Records an id a create of this deployment wrote or adopted. */
   claim(api: string, id: number): void {
     this.#shared.add(api, id);
-    const ids = this.#claimed.get(api) ?? new Set<number>();
-    this.#claimed.set(api, ids.add(id));
+    this.#claimHere(api, id);
+  }
+
+  #claimHere(api: string, id: number): void {
+    this.#claimed.set(api, (this.#claimed.get(api) ?? new Set<number>()).add(id));
   }
 
   /**
@@ -37,7 +40,7 @@ export class Claims {
    */
   keep(api: string, id: number): void {
     this.#shared.add(api, id, true);
-    this.#claimed.set(api, (this.#claimed.get(api) ?? new Set<number>()).add(id));
+    this.#claimHere(api, id);
     const ids = this.#kept.get(api) ?? new Set<number>();
     this.#kept.set(api, ids.add(id));
   }

@@ -169,7 +169,7 @@ export const REGRESSION_CASES: readonly NamedCase[] = [
     ],
   },
   {
-    name: "12 a hook handed on by a resource moved to another shop, to a new resource the engine checked first: refused as a subscription made outside the stack, which the model did not allow (seed 14118; now explained, and the message names the order and the way out)",
+    name: "12 a hook handed on by a resource moved to another shop, to a new resource the engine checks first: the new one is refused before any write, naming the order and the way out",
     steps: [
       add("one", "sub-charlie", ORDERS, 2),
       op("one", "up"),

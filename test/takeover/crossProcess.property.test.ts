@@ -665,7 +665,7 @@ function replayed(json: string): { settings: Settings; commands: fc.AsyncCommand
 }
 
 /**
- * Found by this test (2026-11-28). KNOWN_FALSE_REFUSAL and KNOWN_STALE_LOSS are open (docs/safety.md says so):
+ * Sequences this test found. KNOWN_FALSE_REFUSAL and KNOWN_STALE_LOSS are open (docs/safety.md says so):
  * the model's known filters above leave them out of the generated runs, which CROSS_PROCESS_KNOWN=1 turns off;
  * `CROSS_PROCESS_REPLAY=KNOWN_STALE_LOSS` (or the other's name) runs one alone, failing while the provider
  * behaves so.
@@ -785,7 +785,7 @@ describe("the cross-process guarantees of a deployment's provider processes, as 
     TIMEOUT_MS,
   );
 
-  // Found by this test and fixed (settle.ts `handedOn`): replayed every run, so that it stays fixed.
+  // A sequence this test found, which settle.ts `handedOn` now decides right: replayed by every run.
   it("KNOWN_SHARED_ID, two records of one id: the other one's delete keeps the hook a URL change still declares", async () => {
     const { settings: s, commands: cmds } = replayed(JSON.stringify(KNOWN_SHARED_ID));
     await runSequence(s, cmds);
