@@ -18,15 +18,23 @@ export const id = new WebhookSubscription("orders", {
   url: "https://hooks.example.com/orders",
 }).subscriptionId;
 `;
+/**
+ * acme's resource, then globex's. globex's waits for acme's registration: the engine ends a deployment at the
+ * first resource whose check fails, so without the order acme's plan would be shown only when its registration
+ * happened to reach the engine first.
+ */
 const TWO_SHOPS_PROGRAM = `import { WebhookSubscription } from "pulumi-shipping-webhooks";
 
-for (const shop of ["acme", "globex"]) {
-  new WebhookSubscription(\`\${shop}-orders\`, {
-    shop,
-    hook: "order_status_change",
-    url: \`https://hooks.example.com/\${shop}\`,
-  });
-}
+const acme = new WebhookSubscription("acme-orders", {
+  shop: "acme",
+  hook: "order_status_change",
+  url: "https://hooks.example.com/acme",
+});
+new WebhookSubscription(
+  "globex-orders",
+  { shop: "globex", hook: "order_status_change", url: "https://hooks.example.com/globex" },
+  { dependsOn: [acme] },
+);
 `;
 /** Words of zod's issues, which the messages must not be made of. */
 const ZOD_WORDS = /Unrecognized key|Invalid input|expected string|received undefined/i;
@@ -86,7 +94,7 @@ describe("config mistakes fail where they are, in our words", () => {
     expect(globex, printed).toContain(
       "shipping:shops.globex.apikey: is not a key of a shop entry (a shop entry holds apiKey, and optionally baseUrl and shopId); did you mean `shipping:shops.globex.apiKey`? Remove it with `pulumi config rm --path 'shipping:shops.globex.apikey'` and set `pulumi config set --secret --path 'shipping:shops.globex.apiKey' <value>`",
     );
-    // The engine goes on past globex's failed check: acme's resource is planned as a create, with no error.
+    // acme's resource, checked first, is planned as a create with no error: globex's entry is no concern of it.
     expect(preview.stdout).toMatch(new RegExp(`\\+ +${RESOURCE} acme-orders create`));
     expect(diagnosticsOf(preview.stdout, "acme-orders"), printed).toBe("");
     expect(printed).not.toMatch(ZOD_WORDS);
