@@ -46,6 +46,15 @@ export class Declarations {
   }
 
   /**
+   * Records, for the deployment's other provider processes, that a resource the program keeps unchanged declares
+   * `hook` at `url` in the shop the service named for its subscription: a delete there, under other credentials,
+   * keeps that hook (its record may be stale: another key's create overwrote it).
+   */
+  placeKeptInSharedShop(target: ShopTarget, shop: ShopIdentity, hook: string, url: string): void {
+    this.#shared.declareUrlInShop(target, shop, hook, url);
+  }
+
+  /**
    * Records a declaration the engine checked (its URL, when a string; its URN, when the host says it) and says
    * why it is the second of its hook for the shop, if it is: another resource of the shop name declares it,
    * the same API and key declare it under another shop name, or another resource declares it at another URL

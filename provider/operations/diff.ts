@@ -5,6 +5,7 @@
  */
 import { ShippingError } from "../errors/shippingError";
 import { type DiffDecision, diffInputs, UNKNOWN_VALUE } from "../inputs/lifecycle";
+import { recordedIdentity } from "../rules/recorded";
 import { createRefusalBeforeWrite } from "../writes/createPlans";
 import type { Deployment } from "./deployment";
 import { recordedOf } from "./records";
@@ -42,9 +43,9 @@ export async function diffResource(
     // A resource the program declares keeps this subscription: no delete of the deployment removes it, and a
     // create of the same hook in the same shop under another key is a second declaration.
     d.claims.keep(recorded.api ?? target.api, recorded.id);
-    if (recorded.shopId !== undefined) {
-      const { shopId, accountId } = recorded;
-      const shop = accountId === undefined ? { shopId } : { shopId, accountId };
+    const shop = recordedIdentity(recorded);
+    if (shop !== undefined) {
+      d.declarations.placeKeptInSharedShop(target, shop, recorded.hook, recorded.url);
       d.creates.guardOneDeclaration(target, shop, recorded.hook);
     }
   }

@@ -48,6 +48,7 @@ type Process = "deleting" | "other";
 type Event = { readonly in: Process; readonly as?: ShopTarget; readonly inShop?: string } & (
   | { readonly checked: { readonly hook: string; readonly url: string } }
   | { readonly createFailed: string }
+  | { readonly kept: { readonly hook: string; readonly url: string } }
 );
 
 const declared = (atRecordedUrl: boolean, createFailed = false): Declared[] => [
@@ -141,6 +142,16 @@ const ROWS: ReadonlyArray<readonly [string, readonly Event[], Declared[]]> = [
     [],
   ],
   [
+    "another process, through a key configured only there, keeps a resource unchanged in the recorded shop at another URL (its record may be stale)",
+    [{ in: "other", as: ACME_SECOND, inShop: "1", kept: { hook: ORDERS, url: OTHER_URL } }],
+    [{ inRecordedShop: true, atRecordedUrl: false, createFailed: false }],
+  ],
+  [
+    "... kept unchanged in another shop than the recorded one",
+    [{ in: "other", as: ACME_SECOND, inShop: "2", kept: { hook: ORDERS, url: OTHER_URL } }],
+    [],
+  ],
+  [
     "the deleting process's own key, its listings failed, and its create failed: placed by its key",
     [
       { in: "other", checked: { hook: ORDERS, url: OTHER_URL } },
@@ -164,7 +175,10 @@ describe("delete: how does the deployment declare the recorded hook?", () => {
       const target = event.as ?? ACME;
       const shop =
         event.inShop === undefined || event.inShop === "empty" ? undefined : { shopId: event.inShop };
-      if ("checked" in event) {
+      if ("kept" in event) {
+        process.declare(target, event.kept.hook, event.kept.url);
+        if (shop !== undefined) process.placeKeptInSharedShop(target, shop, event.kept.hook, event.kept.url);
+      } else if ("checked" in event) {
         process.declare(target, event.checked.hook, event.checked.url);
         if (shop !== undefined)
           process.declareInSharedShop(target, shop, event.checked.hook, event.checked.url);
