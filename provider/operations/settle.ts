@@ -73,8 +73,10 @@ export async function settleOwnership(
       claimedLive: claimedLive(ctx.claims, facts),
     });
     if (verdict.kind === "needListing") {
+      if (verdict.afresh === true) ctx.views.forget(verdict.target);
       const listing = await waitFor("listing", () => ctx.views.listing(verdict.target));
       facts = withShop(facts, ctx.views.facts(verdict.target, recorded.id, listing));
+      if (verdict.afresh === true) facts = { ...facts, relisted: true };
     } else if (verdict.kind === "needGoneAnswer") {
       const answer = await waitFor("goneAnswer", () => ctx.writes.goneAnswer(verdict.target, recorded.id));
       if (answer !== undefined) facts = { ...facts, goneAnswer: answer };

@@ -28,7 +28,7 @@ import { isHookAtUrl, isSameShop, type Recorded, shopIdentityOf } from "./record
 /**
  * The verdict about a recorded subscription, or the fact it needs next. A delete never unsubscribes a hook
  * that another resource of the deployment declares for the same shop (its create may have failed:
- * `--continue-on-error`).
+ * `--continue-on-error`), as the shop's listing shows after every write of the deployment so far.
  */
 export function decideRecorded(facts: RecordedFacts): Verdict {
   const verdict = decideAlone(facts);
@@ -37,6 +37,8 @@ export function decideRecorded(facts: RecordedFacts): Verdict {
   if (handedOn !== false) return handedOn === true ? { kind: "claimed" } : handedOn;
   const declared = declaresIn(facts, facts.declaredIn, verdict.target);
   if (declared !== true) return declared === false ? verdict : declared;
+  // That resource may have taken the hook over in another provider process since this one listed the shop.
+  if (facts.relisted !== true) return { kind: "needListing", target: verdict.target, afresh: true };
   const live = verdict.live ?? facts.recorded;
   return { kind: "refuse", error: declaredElsewhere(verdict.target, { id: live.id, hook: live.hook }) };
 }

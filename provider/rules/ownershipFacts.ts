@@ -69,11 +69,18 @@ export interface RecordedFacts {
    */
   readonly claimedLive?: readonly number[];
   readonly goneAnswer?: GoneAnswer;
+  /** The shop was listed again for this decision, after this deployment's other writes (`afresh`). */
+  readonly relisted?: boolean;
 }
 
 /** The decision about a recorded subscription. */
 export type Verdict =
-  | { readonly kind: "needListing"; readonly target: ShopTarget }
+  | {
+      readonly kind: "needListing";
+      readonly target: ShopTarget;
+      /** List again even if listed: writes of the deployment's other provider processes may have changed it. */
+      readonly afresh?: true;
+    }
   | { readonly kind: "needGoneAnswer"; readonly target: ShopTarget }
   | {
       readonly kind: "ours";

@@ -37,6 +37,25 @@ const rows: Array<[string, Row, string | RegExp]> = [
     /^refuse: not deleting subscription 7 \(order_status_change\) of the default shop: another resource/,
   ],
   [
+    "delete: ... and the shop not listed again since the deployment's other processes wrote: list it afresh first",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(7, "1")] }),
+      declaredIn: [declaredFor(ACME)],
+      relisted: false,
+    },
+    "needListing (default)@1 afresh",
+  ],
+  [
+    "delete: ... listed afresh, the recorded id gone (that resource's create, in another process, overwrote it): gone",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(8, "1", { url: "https://hooks.example.com/other" })] }),
+      declaredIn: [declaredFor(ACME)],
+    },
+    "gone",
+  ],
+  [
     "delete: another resource declares the hook for this shop, where the service names no shop: refuse all the same",
     { op: "delete", named: shop(ACME, { listing: [live(7, undefined)] }), declaredIn: [declaredFor(ACME)] },
     /^refuse: not deleting subscription 7 \(order_status_change\) of the default shop: another resource/,

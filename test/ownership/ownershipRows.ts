@@ -87,6 +87,8 @@ export interface Row {
   readonly answer?: GoneAnswer;
   readonly declaredIn?: readonly Declared[];
   readonly handedOnIn?: readonly Declared[];
+  /** Whether the shop was listed again for this decision; true unless the row says (the decision after it). */
+  readonly relisted?: boolean;
 }
 
 /**
@@ -123,7 +125,7 @@ function summary(verdict: Verdict, recorded: Recorded): string {
   switch (verdict.kind) {
     case "needListing":
     case "needGoneAnswer":
-      return `${verdict.kind} ${verdict.target.label}@${verdict.target.api.slice(-1)}`;
+      return `${verdict.kind} ${verdict.target.label}@${verdict.target.api.slice(-1)}${"afresh" in verdict ? " afresh" : ""}`;
     case "ours":
       // Another live id than the recorded one: the one that took its place (a late write), said in its warning.
       if (verdict.live !== undefined && verdict.live.id !== recorded.id)
@@ -152,6 +154,7 @@ export function verdictOf(row: Row): string {
     ...(row.answer !== undefined ? { goneAnswer: row.answer } : {}),
     ...(row.declaredIn !== undefined ? { declaredIn: row.declaredIn } : {}),
     ...(row.handedOnIn !== undefined ? { handedOnIn: row.handedOnIn } : {}),
+    relisted: row.relisted ?? true,
   };
   return summary(decideRecorded(facts), facts.recorded);
 }
