@@ -47,9 +47,8 @@
  * fast-check with its seed and path (replay it with `CROSS_PROCESS_SEED=<seed> CROSS_PROCESS_PATH=<path>`);
  * each command prints as the JSON `CROSS_PROCESS_REPLAY` takes (`{"settings":..., "commands":[...]}`) to run
  * that sequence alone (the failure message prints it whole, with each `up`'s outcome, shop and state).
- * `CROSS_PROCESS_STATS=1` prints how often each guarantee was put to the test. Of three violations this test
- * found (at the end of the file), one is fixed and replayed by every run; the two open ones are left out of the
- * generated runs by the known filters, which `CROSS_PROCESS_KNOWN=1` turns off.
+ * `CROSS_PROCESS_STATS=1` prints how often each guarantee was put to the test. The three violations this test
+ * found (at the end of the file) are fixed, and every run replays them.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -182,8 +181,6 @@ const stats = {
   inv3Records: 0,
   promisedOk: 0,
   kept: 0,
-  knownFalseRefusals: 0,
-  knownStaleLosses: 0,
 };
 
 const live = (): Subscription[] => acme.sim.subscriptions("acme");
@@ -367,17 +364,11 @@ function violations(
 ): string[] {
   const found: string[] = [];
   const declaredHooks = new Set<string>(spec.program.map((d) => HOOKS[d.hook]));
-  const known = knownStaleLoss(spec, report, before);
-  const lost = (hook: string, violation: string) => {
-    const which = known(hook);
-    if (which === "stale") stats.knownStaleLosses++;
-    else found.push(violation);
-  };
   // 1. A hook live at the start that the program declares is live at the end.
   for (const hook of new Set(before.live.map((s) => s.hook))) {
     if (declaredHooks.has(hook) && report.created.size < spec.program.length) stats.inv1Cases++;
     if (declaredHooks.has(hook) && !after.live.some((s) => s.hook === hook))
-      lost(hook, `1: ${hook} was subscribed and is declared, and the up left it unsubscribed`);
+      found.push(`1: ${hook} was subscribed and is declared, and the up left it unsubscribed`);
   }
   // 2. A kept subscription (registered before the create) is neither overwritten nor adopted.
   spec.program.forEach((k, ki) => {
@@ -424,8 +415,7 @@ function violations(
         // an ok `up` does not leave its hook, live at the start, unsubscribed.
         const hookLive = (l: Subscription[]) => l.some((s) => s.hook === r.inputs.hook);
         if (hookLive(before.live) && !hookLive(after.live))
-          lost(
-            String(r.inputs.hook),
+          found.push(
             `3: ${r.name} records ${r.id} (${r.inputs.hook}); the ok up left its hook, live at the start, unsubscribed`,
           );
         continue;
@@ -438,29 +428,6 @@ function violations(
     }
   }
   return found;
-}
-
-/**
- * The second finding of this test (KNOWN_STALE_LOSS below), reported and not fixed here: `hook` is declared only
- * by resources the `up` keeps unchanged whose records were stale at its start (a failed `up` left their id gone),
- * so a delete in the other process, whose credentials are another key of the shop, unsubscribes it. Left out
- * unless CROSS_PROCESS_KNOWN=1, so that a long run finds what else there is.
- */
-function knownStaleLoss(
-  spec: Up,
-  report: UpReport,
-  before: { live: Subscription[]; state: Resource[] },
-): (hook: string) => "stale" | undefined {
-  return (hook) => {
-    if (process.env.CROSS_PROCESS_KNOWN === "1") return undefined;
-    const declarers = spec.program.filter((d) => HOOKS[d.hook] === hook);
-    const stale = declarers.every((d) => {
-      const rec = before.state.find((r) => r.name === nameOf(d) && !r.condemned);
-      if (report.kinds.get(nameOf(d)) !== "same" || rec === undefined) return false;
-      return !before.live.some((s) => String(s.id) === rec.id && s.hook === hook && s.url === rec.inputs.url);
-    });
-    return declarers.length > 0 && stale ? "stale" : undefined;
-  };
 }
 
 /** The hooks the program declares through both processes. */
@@ -488,24 +455,6 @@ function expectedOk(world: World, spec: Up, liveAtStart: Subscription[]): boolea
     const ki = spec.program.findIndex((k) => nameOf(k) === holder.name);
     const k = spec.program[ki];
     return k !== undefined && ki < ni && k.proc === n.proc && HOOKS[k.hook] !== holder.inputs.hook;
-  });
-}
-
-/**
- * A false refusal found by this test and reported, not fixed here (see KNOWN_FALSE_REFUSAL below): every
- * failure of the `up` is a delete refused because another resource "has not taken the hook over", when that
- * resource's create succeeded in this `up` through the other provider process. Left out of the liveness check
- * unless CROSS_PROCESS_KNOWN=1, so that a long run finds what else there is.
- */
-function knownFalseRefusal(spec: Up, report: UpReport): boolean {
-  if (process.env.CROSS_PROCESS_KNOWN === "1") return false;
-  const takenOver = new Set(
-    spec.program.filter((d) => report.created.has(nameOf(d))).map((d) => HOOKS[d.hook] as string),
-  );
-  return report.errors.every((e) => {
-    const m =
-      /^\w+ \(delete\): not deleting subscription \d+ \(([a-z_]+)\).*has not taken the hook over/.exec(e);
-    return m !== null && takenOver.has(m[1] as string);
   });
 }
 
@@ -548,10 +497,7 @@ class UpCommand implements fc.AsyncCommand<object, Real> {
     else if (!ok) stats.failedSteps++;
     if (promised) stats.promisedOk++;
     const found = violations(real.settings, spec, report, before, after);
-    if (promised && !ok) {
-      if (knownFalseRefusal(spec, report)) stats.knownFalseRefusals++;
-      else found.push(`liveness: the doc promises this up succeeds`);
-    }
+    if (promised && !ok) found.push(`liveness: the doc promises this up succeeds`);
     if (!ok) world.clean = false;
     world.ran.push(this.toString());
     if (found.length > 0)
@@ -665,19 +611,16 @@ function replayed(json: string): { settings: Settings; commands: fc.AsyncCommand
 }
 
 /**
- * Sequences this test found. KNOWN_FALSE_REFUSAL and KNOWN_STALE_LOSS are open (docs/safety.md says so):
- * the model's known filters above leave them out of the generated runs, which CROSS_PROCESS_KNOWN=1 turns off;
- * `CROSS_PROCESS_REPLAY=KNOWN_STALE_LOSS` (or the other's name) runs one alone, failing while the provider
- * behaves so.
- * KNOWN_SHARED_ID is fixed and replayed by every run.
+ * Sequences this test found, each fixed and replayed by every run; `CROSS_PROCESS_REPLAY=<name>` runs one alone.
  *
- * KNOWN_FALSE_REFUSAL: a rename without an alias into the other provider process, URL changed, `takeOver: true`,
- * under the service's new-id overwrite: the new resource's create succeeds (new id), but the old resource's
- * delete, in a process that listed the shop before that write (it also creates something there), still sees
- * the old id live in its own listing, and refuses: "another resource ... has not taken the hook over (its create
- * failed or did not run)". Nothing is lost; the `up` fails, and the next `up` deletes the stale record.
+ * RENAME_INTO_OTHER_PROCESS: a rename without an alias into the other provider process, URL changed,
+ * `takeOver: true`, under the service's new-id overwrite: the new resource's create succeeds (new id); the old
+ * resource's delete, in a process that listed the shop before that write (it also creates something there),
+ * saw the old id live in its own listing and refused: "another resource ... has not taken the hook over". A
+ * delete now lists the shop again before it refuses so (ownership.ts `decideRecorded`), finds the old id gone,
+ * and the `up` succeeds, as the model's liveness check asks.
  */
-const KNOWN_FALSE_REFUSAL = {
+const RENAME_INTO_OTHER_PROCESS = {
   settings: { p0: "plugin", secondKey: false, shopFields: "listed", overwrite: "new-id" },
   commands: [
     { up: { program: [{ slot: "c", proc: 0, hook: 1, url: 1, takeOver: false }], ...PLAIN } },
@@ -694,15 +637,15 @@ const KNOWN_FALSE_REFUSAL = {
 };
 
 /**
- * KNOWN_STALE_LOSS: two keys of one shop (shop_id listed), one hook declared through both processes, under the
- * service's new-id overwrite. The first `up` fails as the doc says (the second write overwrote the first), and
- * records `a0`; the second `up`, `c1` checked and created first (allowed: the doc's limit), overwrites `a0`'s
- * subscription and `a0` is refused as a second declaration, its record stale. The user removes `c1`, as the
- * refusal says, and runs `pulumi up`: `a0` is unchanged, and `c1`'s delete (the other key, the other process)
- * unsubscribes the hook `a0` declares. The `up` succeeds; the hook has no subscription, `a0` records a gone id
- * (until `up --refresh`).
+ * STALE_RECORD_KEEPS_HOOK: two keys of one shop (shop_id listed), one hook declared through both processes, under
+ * the service's new-id overwrite. The first `up` fails as the doc says (the second write overwrote the first),
+ * and records `a0`; the second `up`, `c1` checked and created first (allowed: the doc's limit), overwrites
+ * `a0`'s subscription and `a0` is refused as a second declaration, its record stale. The user removes `c1`, as
+ * the refusal says, and runs `pulumi up`: `a0` is unchanged, and `c1`'s delete (the other key, the other
+ * process) unsubscribed the hook `a0` declares. A resource kept unchanged now places its hook in the shop the
+ * service named for it (diff.ts), so that delete keeps the hook and says why.
  */
-const KNOWN_STALE_LOSS = {
+const STALE_RECORD_KEEPS_HOOK = {
   settings: { p0: "plugin", secondKey: true, shopFields: "listed", overwrite: "new-id" },
   commands: [
     {
@@ -729,7 +672,7 @@ const KNOWN_STALE_LOSS = {
 };
 
 /**
- * KNOWN_SHARED_ID (one provider process): `b0` records LABELS; an `up` hands it on to a new `a0` at the same URL,
+ * SHARED_ID (one provider process): `b0` records LABELS; an `up` hands it on to a new `a0` at the same URL,
  * `a0` registered first: `a0` adopts `b0`'s subscription (no write, allowed) and `b0`'s replacement create fails,
  * so both records hold the one id. The next `up --continue-on-error` drops `b`, and `a0` changes its URL and its
  * create fails: `b0`'s delete is taken for the old half of `a0`'s replacement (the id was diffed as a0's), and
@@ -737,7 +680,7 @@ const KNOWN_STALE_LOSS = {
  * keep-id and without shop_id. The next plain `up` refuses `a0` when the shop now lists nothing (naming
  * `up --refresh`), else its replacement subscribes LABELS again.
  */
-const KNOWN_SHARED_ID = {
+const SHARED_ID = {
   settings: { p0: "plugin", secondKey: false, shopFields: "listed", overwrite: "new-id" },
   commands: [
     { up: { program: [{ slot: "b", proc: 0, hook: 1, url: 1, takeOver: false }], ...PLAIN } },
@@ -762,14 +705,16 @@ const KNOWN_SHARED_ID = {
   ],
 };
 
+/** The sequences above by name, for `CROSS_PROCESS_REPLAY`. */
+const FOUND: Record<string, unknown> = { SHARED_ID, RENAME_INTO_OTHER_PROCESS, STALE_RECORD_KEEPS_HOOK };
+
 describe("the cross-process guarantees of a deployment's provider processes, as a model of the engine", () => {
   it(
     `hold for ${RUNS} generated sequences of up and refresh (seed ${SEED})`,
     async () => {
       const replay = process.env.CROSS_PROCESS_REPLAY;
       if (replay !== undefined) {
-        const open: Record<string, unknown> = { KNOWN_FALSE_REFUSAL, KNOWN_STALE_LOSS };
-        const named = open[replay];
+        const named = FOUND[replay];
         const { settings: s, commands: cmds } = replayed(
           named === undefined ? replay : JSON.stringify(named),
         );
@@ -785,9 +730,18 @@ describe("the cross-process guarantees of a deployment's provider processes, as 
     TIMEOUT_MS,
   );
 
-  // A sequence this test found, which settle.ts `handedOn` now decides right: replayed by every run.
-  it("KNOWN_SHARED_ID, two records of one id: the other one's delete keeps the hook a URL change still declares", async () => {
-    const { settings: s, commands: cmds } = replayed(JSON.stringify(KNOWN_SHARED_ID));
+  it("SHARED_ID, two records of one id: the other one's delete keeps the hook a URL change still declares", async () => {
+    const { settings: s, commands: cmds } = replayed(JSON.stringify(SHARED_ID));
+    await runSequence(s, cmds);
+  });
+
+  it("RENAME_INTO_OTHER_PROCESS: the old resource's delete lists again and finds its id overwritten, so the up succeeds", async () => {
+    const { settings: s, commands: cmds } = replayed(JSON.stringify(RENAME_INTO_OTHER_PROCESS));
+    await runSequence(s, cmds);
+  });
+
+  it("STALE_RECORD_KEEPS_HOOK: a delete under another key keeps the hook a resource kept unchanged declares", async () => {
+    const { settings: s, commands: cmds } = replayed(JSON.stringify(STALE_RECORD_KEEPS_HOOK));
     await runSequence(s, cmds);
   });
 });
