@@ -72,13 +72,19 @@ describe("a mistake in one shipping:shops entry", () => {
     const sim = acme.sim;
     const entries = JSON.stringify({ acme: { apiKey: ACME_KEY }, globex: { apikey: GLOBEX_KEY } });
     const stack = new Stack(configOf(sim, ACME_KEY, { "shipping:shops": entries }));
-    const up = await stack.up(
-      [
-        { name: "globex-orders", hook: ORDERS, url: "https://hooks.example.com/g", shop: "globex" },
-        { name: "acme-orders", hook: ORDERS, url: URL, shop: "acme" },
-      ],
-      { continueOnError: true },
-    );
+    // globex's resource waits for acme's: the engine ends a deployment at the first failed check, with
+    // `--continue-on-error` too, so acme's is written only when its step comes before globex's check
+    // (test/config/configMistakes.cli.test.ts, the same through the CLI).
+    const up = await stack.up([
+      { name: "acme-orders", hook: ORDERS, url: URL, shop: "acme" },
+      {
+        name: "globex-orders",
+        hook: ORDERS,
+        url: "https://hooks.example.com/g",
+        shop: "globex",
+        dependsOn: ["acme-orders"],
+      },
+    ]);
     expect(up.errors).toEqual([
       expect.stringMatching(
         /^globex-orders: shop: shipping:shops\.globex\.apikey: is not a key of a shop entry .*did you mean `shipping:shops\.globex\.apiKey`\?/,

@@ -5,15 +5,19 @@
  * resource's inputs, id and the outputs the provider returned).
  *
  * The order modelled, which the engine tests (`*.engine.test.ts`, test/lifecycle/lifecycle.e2e.test.ts) check with the CLI:
- * - `up`: for each declared resource in program order, `check` (old inputs, new inputs), then `diff` (id, old
- *   outputs, new inputs) when it is recorded; its step starts once the next resource was checked and diffed
- *   (the engine saves a checkpoint before each step begins, so the check of a resource the program already
- *   registered comes first) and runs while later ones are checked (with `parallel: 1`, one step at a time). A resource with `dependsOn` is registered, and checked, only
- *   after the steps of what it depends on ended. A replacement creates before it deletes, and the old
- *   resource's delete waits for the end, with the deletes of resources the program no longer declares; with
- *   `deleteBeforeReplace` its delete comes first. `replace` (`up --replace`) replaces with no `diff`. A failed
- *   step stops new steps and every delete (unless `continueOnError`). `refresh: true` reads first, in the same
- *   deployment. `target` steps only the named resources and deletes nothing else.
+ * - `up`: for each declared resource in program order (the engine's is the order the registrations arrive in,
+ *   which only `dependsOn` fixes: a test that needs one resource's steps before another's check says so),
+ *   `check` (old inputs, new inputs), then `diff` (id, old outputs, new inputs) when it is recorded; its step
+ *   starts once the next resource was checked and diffed (the engine saves a checkpoint before each step
+ *   begins, so the check of a resource the program already registered comes first) and runs while later ones
+ *   are checked (with `parallel: 1`, one step at a time). A resource with `dependsOn` is registered, and
+ *   checked, only after the steps of what it depends on ended. A replacement creates before it deletes, and
+ *   the old resource's delete waits for the end, with the deletes of resources the program no longer
+ *   declares; with `deleteBeforeReplace` its delete comes first. `replace` (`up --replace`) replaces with no
+ *   `diff`. A failed step stops new steps and every delete (unless `continueOnError`). A failed check or diff
+ *   ends the deployment, `continueOnError` or not: no later resource is checked and no delete runs (the
+ *   engine's step generator bails, step_generator.go; only its step executor heeds the flag). `refresh: true`
+ *   reads first, in the same deployment. `target` steps only the named resources and deletes nothing else.
  * - `preview`: `check` and `diff`, nothing else (reads first with `refresh: true`); nothing is saved.
  * - `refresh`: `read` of every resource; one read without an id drops it.
  * - `destroy`: `delete` of every resource, at once.
@@ -145,6 +149,8 @@ export class Stack {
     const ended = new Map<string, Promise<unknown>>();
     let lane: Promise<unknown> = Promise.resolve();
     const waiting: Array<() => void> = [];
+    /** A check or diff failed: the engine checks nothing more and runs no delete. */
+    let stopped = false;
     const startWaiting = () => {
       for (const start of waiting.splice(0)) start();
     };
@@ -154,12 +160,18 @@ export class Stack {
       await Promise.all((d.dependsOn ?? []).map((name) => ended.get(name)));
       const old = this.resource(d.name);
       const inputs = await this.#check(provider, run, d, old);
-      if (inputs === undefined) continue;
+      if (inputs === undefined) {
+        stopped = true;
+        break;
+      }
       let kind: "create" | "replace" | "update" | "same" = "create";
       if (old !== undefined && options.replace?.includes(d.name)) kind = "replace";
       else if (old !== undefined) {
         const diff = await this.#diff(provider, run, d, old, inputs);
-        if (diff === undefined) continue;
+        if (diff === undefined) {
+          stopped = true;
+          break;
+        }
         kind = !diff.changes ? "same" : diff.replaces.length > 0 ? "replace" : "update";
       }
       startWaiting();
@@ -179,8 +191,9 @@ export class Stack {
     }
     startWaiting();
     await Promise.all(ended.values());
-    // The engine's --continue-on-error runs the deletes too (deployment_executor.go), failed steps or not.
-    if (run.errors.length > 0 && !options.continueOnError) return run.outcome();
+    // The engine's --continue-on-error runs the deletes too (deployment_executor.go), failed steps or not; a
+    // failed check or diff ended the deployment before them.
+    if (stopped || (run.errors.length > 0 && !options.continueOnError)) return run.outcome();
     const doomed = this.resources.filter(
       (r) =>
         this.#condemned.has(r) || (options.target === undefined && !declared.some((d) => d.name === r.name)),
