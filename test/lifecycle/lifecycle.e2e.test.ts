@@ -192,7 +192,9 @@ describe("the engine end to end", () => {
     expect(refreshed.map((r) => [r.outputs.hook, r.outputs.url])).toEqual([
       [SHIPMENTS, "https://hooks.example.com/s"],
     ]);
-    // The back office's URL is no resource's now: up refuses to overwrite it, on its resource, and goes on.
+    // The back office's URL is no resource's now: up refuses to overwrite it, on its resource. The engine ends
+    // the up at that failed check, so whether labels was created first depends on which registration reached
+    // it first: only the refusal and the back office's subscription are certain.
     await expect(p.up()).rejects.toThrow(/orders.*already has subscription \d+, which calls another URL/s);
     expect(acme.sim.subscriptions("acme").find((s) => s.hook === ORDERS)?.url).toBe(
       "https://backoffice.example.com/o",
