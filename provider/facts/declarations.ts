@@ -51,7 +51,7 @@ export class Declarations {
    * keeps that hook (its record may be stale: another key's create overwrote it).
    */
   placeKeptInSharedShop(target: ShopTarget, shop: ShopIdentity, hook: string, url: string): void {
-    this.#shared.declareUrlInShop(target, shop, hook, url);
+    this.#shared.declareKeptInShop(target, shop, hook, url);
   }
 
   /**

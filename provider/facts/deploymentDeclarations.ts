@@ -105,6 +105,14 @@ export class SharedDeclarations {
   }
 
   /**
+   * Records, for the deployment's other processes, that a resource the program keeps unchanged declares `hook` at
+   * `url` through `target`'s credentials, in the shop the service named for its recorded subscription (`shop`).
+   */
+  declareKeptInShop(target: ShopTarget, shop: ShopIdentity, hook: string, url: string): void {
+    this.#append(`keptIn:${this.#serviceShop(target.api, shop)}`, hook, this.#digest(url));
+  }
+
+  /**
    * Records, for the deployment's other processes, that a create of `hook` in `target`'s shop failed: by its
    * credentials, and by the shop the service named for them (`shop`), or else as not placed at its API. A
    * shop that listed nothing ("empty") is placed nowhere: it is not the recorded shop of any delete, which
@@ -142,6 +150,14 @@ export class SharedDeclarations {
         inRecordedShop: true,
         atRecordedUrl: inShop.some((shop) => has(`urlIn:${shop}`, this.#digest(url))),
         createFailed: inShop.some((shop) => has(`failedIn:${shop}`)),
+      });
+    const kept = [...shops].filter((shop) => has(`keptIn:${shop}`));
+    if (kept.length > 0)
+      declared.push({
+        inRecordedShop: true,
+        atRecordedUrl: kept.some((shop) => has(`keptIn:${shop}`, this.#digest(url))),
+        createFailed: false,
+        keptUnchanged: true,
       });
     const configured = new Set(targets.map((t) => this.#digest(t.shopKey)));
     const unplaced = this.#all.get(`failedUnplaced:${this.#digest(recorded.api)}\u0000${hook}`) ?? [];

@@ -43,6 +43,6 @@ export function adopts(target: ShopTarget, live: Named): string {
  */
 export function declaredElsewhere(target: ShopTarget, live: Named): ShippingError {
   return new ShippingError(
-    `not deleting subscription ${live.id} (${live.hook}) of ${shopName(target.label)}: another resource of this program declares ${live.hook} for this shop and has not taken the hook over in this deployment (its create failed or did not run; or it is unchanged and its recorded subscription was overwritten through another key of the shop). Unsubscribing it would leave a declared hook with no subscription. It stays live and in state; run \`pulumi up\` again once that resource's create succeeds, or \`pulumi up --refresh\` when that resource is unchanged`,
+    `not deleting subscription ${live.id} (${live.hook}) of ${shopName(target.label)}: another resource of this program declares ${live.hook} for this shop and has not taken the hook over in this deployment (its create failed or did not run; or it is unchanged and its recorded subscription was overwritten through another key of the shop). Unsubscribing it would leave a declared hook with no subscription. It stays live and in state; run \`pulumi up\` again once that resource's create succeeds. When that resource is unchanged, its record names a subscription that is gone: set \`takeOver: true\` on it and run \`pulumi up --refresh\` (the refresh drops its record; its create then overwrites this subscription, the stack's own, and this delete finds it gone)`,
   );
 }

@@ -33,6 +33,9 @@ import { isHookAtUrl, isSameShop, type Recorded, shopIdentityOf } from "./record
 export function decideRecorded(facts: RecordedFacts): Verdict {
   const verdict = decideAlone(facts);
   if (facts.operation !== "delete" || verdict.kind !== "ours") return verdict;
+  // The live subscription is that resource's as declared: left to it, as one this deployment holds.
+  const declarations = [...(facts.declaredIn ?? []), ...(facts.handedOnIn ?? [])];
+  if (declarations.some((d) => d.keptUnchanged === true && d.atRecordedUrl)) return { kind: "claimed" };
   const handedOn = declaresIn(facts, facts.handedOnIn, verdict.target);
   if (handedOn !== false) return handedOn === true ? { kind: "claimed" } : handedOn;
   const declared = declaresIn(facts, facts.declaredIn, verdict.target);
@@ -49,9 +52,11 @@ export function decideRecorded(facts: RecordedFacts): Verdict {
  * declaration of the recorded URL may be the recorded resource itself, replaced by `up --replace`: the engine
  * checks it with no old inputs and runs no diff for it, and under `deleteBeforeReplace` its create comes after
  * this delete. Credentials of another process that the service placed in no shop keep it only with a failed
- * create (which the next `up` tries again): else a hook of another shop would keep it.
+ * create (which the next `up` tries again): else a hook of another shop would keep it. A resource kept
+ * unchanged keeps it at any URL: it is no replacement.
  */
 export function keepsHook(declared: Declared): boolean {
+  if (declared.keptUnchanged === true) return true;
   if (declared.shopKey === undefined && declared.inRecordedShop !== true) return declared.createFailed;
   return !declared.atRecordedUrl || declared.createFailed;
 }

@@ -44,6 +44,12 @@ export interface Declared {
   readonly atRecordedUrl: boolean;
   /** A create of the hook in this shop failed in this deployment (under `up --continue-on-error`). */
   readonly createFailed: boolean;
+  /**
+   * A resource the program keeps unchanged declares it (its diff ran, with no change), through credentials of
+   * another process: never the recorded resource itself, replaced. Its own record may be stale (another key's
+   * create overwrote it), so its hook is not this delete's to unsubscribe.
+   */
+  readonly keptUnchanged?: boolean;
 }
 
 /** What is asked: diff (may refuse, writes nothing), read (refresh), delete, replace (a create's old id). */

@@ -106,6 +106,24 @@ const rows: Array<[string, Row, string | RegExp]> = [
     /^refuse: not deleting subscription 7 \(order_status_change\) of the default shop: another resource/,
   ],
   [
+    "delete: another process's resource kept unchanged declares the hook in the recorded shop at another URL (its record stale): refuse",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(7, "1")] }),
+      declaredIn: [{ ...declaredThrough("recordedShop", "otherUrl", false), keptUnchanged: true }],
+    },
+    /^refuse: not deleting subscription 7 \(order_status_change\) of the default shop: another resource/,
+  ],
+  [
+    "delete: ... kept unchanged, at the recorded URL: the live subscription is that resource's as declared, left to it",
+    {
+      op: "delete",
+      named: shop(ACME, { listing: [live(7, "1")] }),
+      declaredIn: [{ ...declaredThrough("recordedShop", "recordedUrl", false), keptUnchanged: true }],
+    },
+    "claimed",
+  ],
+  [
     "delete: ... in the recorded shop at the recorded URL, its create not failed (up --replace under it): ours",
     {
       op: "delete",

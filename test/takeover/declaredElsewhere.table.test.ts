@@ -144,7 +144,12 @@ const ROWS: ReadonlyArray<readonly [string, readonly Event[], Declared[]]> = [
   [
     "another process, through a key configured only there, keeps a resource unchanged in the recorded shop at another URL (its record may be stale)",
     [{ in: "other", as: ACME_SECOND, inShop: "1", kept: { hook: ORDERS, url: OTHER_URL } }],
-    [{ inRecordedShop: true, atRecordedUrl: false, createFailed: false }],
+    [{ inRecordedShop: true, atRecordedUrl: false, createFailed: false, keptUnchanged: true }],
+  ],
+  [
+    "... kept unchanged in the recorded shop at the recorded URL (its record may name an id another key overwrote)",
+    [{ in: "other", as: ACME_SECOND, inShop: "1", kept: { hook: ORDERS, url: RECORDED.url } }],
+    [{ inRecordedShop: true, atRecordedUrl: true, createFailed: false, keptUnchanged: true }],
   ],
   [
     "... kept unchanged in another shop than the recorded one",
@@ -207,10 +212,17 @@ describe("delete: how does the deployment declare the recorded hook?", () => {
       expect(text).not.toContain(secret);
   });
 
-  it("the rule keeps the hook for the rows of a rename, not for up --replace", () => {
+  it("the rule keeps the hook for the rows of a rename, not for up --replace; for a resource kept unchanged, at any URL", () => {
     expect(declared(false).map(keepsHook)).toEqual([true]);
     expect(declared(true).map(keepsHook)).toEqual([false]);
     expect(declared(true, true).map(keepsHook)).toEqual([true]);
+    const kept = (atRecordedUrl: boolean): Declared => ({
+      inRecordedShop: true,
+      atRecordedUrl,
+      createFailed: false,
+      keptUnchanged: true,
+    });
+    expect([kept(false), kept(true)].map(keepsHook)).toEqual([true, true]);
   });
 });
 
