@@ -13,6 +13,7 @@ import type { Declared, Operation, RecordedFacts, ShopFacts, Verdict } from "../
 import { namedShopsOf, type Recorded } from "../rules/recorded";
 import type { Writes } from "../writes/writes";
 import { waitFor } from "./trace";
+import { warn } from "./warnings";
 
 /** A decision asks for at most a listing per configured shop and one answer of the service; bounded anyway. */
 const MAX_DECISION_ROUNDS = 32;
@@ -105,7 +106,8 @@ function held(claims: Claims, operation: Operation, recorded: Recorded, verdict:
   // Its own id too: a resource whose recorded id is gone must not take it (first come, first held).
   claims.hold(verdict.target.api, verdict.live.id, recorded.id);
   if (verdict.live.id === recorded.id || recorded.written?.includes(verdict.live.id) === true) return verdict;
-  if (operation !== "diff" && verdict.warning !== undefined) process.stderr.write(`${verdict.warning}\n`);
+  // Through the host's sink: the plugin host's stderr is not shown by the CLI (warnings.ts).
+  if (operation !== "diff" && verdict.warning !== undefined) warn(verdict.warning);
   return verdict;
 }
 
