@@ -13,6 +13,13 @@ const COMMAND_DEADLINE_MS = 240_000;
 /** The passphrase of the projects' stacks (the local secrets provider). */
 const PASSPHRASE = "official-path-test";
 
+/** The provider plugin's resource type token (`pulumi-resource-shipping`, a program of any language). */
+export const PLUGIN_TYPE = "shipping:index:WebhookSubscription";
+/** The dynamic resource's type token (what `pulumi-shipping-webhooks`'s class registers). */
+export const DYNAMIC_TYPE = "pulumi-nodejs:dynamic/shipping:WebhookSubscription";
+/** The WebhookSubscription types of either host. */
+const SUBSCRIPTION_TYPES: ReadonlySet<string> = new Set([PLUGIN_TYPE, DYNAMIC_TYPE]);
+
 /** The folders of this test file's projects, removed after its tests. */
 const created: string[] = [];
 afterAll(() => {
@@ -153,9 +160,9 @@ export class OfficialProject {
     return exported.deployment?.resources ?? [];
   }
 
-  /** The stack's WebhookSubscription resources. */
+  /** The stack's WebhookSubscription resources, of the TypeScript class (dynamic host) or the plugin. */
   async subscriptions(): Promise<StateResource[]> {
-    return (await this.resources()).filter((r) => r.type.endsWith("shipping:WebhookSubscription"));
+    return (await this.resources()).filter((r) => SUBSCRIPTION_TYPES.has(r.type));
   }
 
   /** Every file of the backend (stack files, backups, history) as text. */

@@ -8,13 +8,11 @@ import { join, relative } from "node:path";
 import type { RunningSimulator } from "../../simulator";
 import { useAcmeSimulator } from "./acmeSimulator";
 import { installedPackages } from "./install";
-import { OfficialProject, typescriptProjectFiles } from "./officialProject";
+import { OfficialProject, PLUGIN_TYPE, typescriptProjectFiles } from "./officialProject";
 import { ACME_KEY } from "./shops";
 
-/** The plugin's resource type token. */
-export const PLUGIN_TYPE = "shipping:index:WebhookSubscription";
-/** The dynamic resource's type token (what `pulumi-shipping-webhooks`'s class registers). */
-export const DYNAMIC_TYPE = "pulumi-nodejs:dynamic/shipping:WebhookSubscription";
+// The two hosts' type tokens live with OfficialProject, whose `subscriptions()` reads both.
+export { DYNAMIC_TYPE, PLUGIN_TYPE } from "./officialProject";
 
 /**
  * A program's WebhookSubscription declared by type token, as a program of any language does: the plugin's
