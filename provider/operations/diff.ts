@@ -3,9 +3,11 @@
  * `__provider` is ignored. Refuses, before anything is written, a resource whose shop now resolves to another
  * API or (as the service reports it) another shop.
  */
+
+import type { ShopTarget } from "../config/settings";
 import { ShippingError } from "../errors/shippingError";
 import { type DiffDecision, diffInputs, UNKNOWN_VALUE } from "../inputs/lifecycle";
-import { recordedIdentity } from "../rules/recorded";
+import { namedShopsOf, type Recorded, recordedIdentity } from "../rules/recorded";
 import { createRefusalBeforeWrite } from "../writes/createPlans";
 import type { Deployment } from "./deployment";
 import { recordedOf } from "./records";
@@ -39,19 +41,28 @@ export async function diffResource(
     // A replacement's create first settles that the recorded id is this shop's or gone.
     d.claims.noteReplaced(target, recorded);
   }
-  if (kept) {
-    // A resource the program declares keeps this subscription: no delete of the deployment removes it, and a
-    // create of the same hook in the same shop under another key is a second declaration.
-    d.claims.keep(recorded.api ?? target.api, recorded.id);
-    const shop = recordedIdentity(recorded);
-    if (shop !== undefined) {
-      d.declarations.placeKeptInSharedShop(target, shop, recorded.hook, recorded.url);
-      d.creates.guardOneDeclaration(target, shop, recorded.hook);
-    }
-  }
+  if (kept) await keep(d, target, recorded);
   if (!decision.changes) {
     d.declarations.settleCreate(target, recorded.hook);
     d.creates.recheck(target);
   }
   return decision;
+}
+
+/**
+ * A resource the program declares keeps this subscription: no delete of the deployment removes it, nor
+ * unsubscribes its hook in the shop the service names (in state, and in the shop's listing, which diff has
+ * read: state may name it without the account the listing names, or not at all), in any provider process; a
+ * create of the same hook in the same shop under another key is a second declaration.
+ */
+async function keep(d: Deployment, target: ShopTarget, recorded: Recorded): Promise<void> {
+  d.claims.keep(recorded.api ?? target.api, recorded.id);
+  const listing = await d.views.listing(target).catch((error: unknown) => {
+    if (error instanceof ShippingError) return undefined;
+    throw error;
+  });
+  for (const shop of namedShopsOf(recorded, listing))
+    d.declarations.placeKeptInSharedShop(target, shop, recorded.hook, recorded.url);
+  const shop = recordedIdentity(recorded);
+  if (shop !== undefined) d.creates.guardOneDeclaration(target, shop, recorded.hook);
 }

@@ -25,41 +25,71 @@ async function processes() {
   return { p0, p1 };
 }
 
+/** The shop's live subscriptions as id, hook and URL. */
+const live = () => acme.sim.subscriptions("acme").map((s) => ({ id: s.id, hook: s.hook, url: s.url }));
+
+/**
+ * up 1: k (P0) subscribes the hook. The back office deletes it; up 2 adds d (P1, same hook and URL), checked and
+ * created first (the engine's order, the limit docs/safety.md names): d subscribes the hook again, and k is
+ * refused as a second declaration of it. k's record is now stale; d's subscription calls k's URL.
+ */
+async function staleKeptAndOther() {
+  const first = await processes();
+  const kInputs = (await checkFailures(first.p0, {}, { hook: ORDERS, url: URL }, urn("k"))).inputs;
+  const k = await first.p0.create(kInputs);
+  const office = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey: ACME_KEY });
+  await office.delete([Number(k.id)]);
+  await office.close();
+  const second = await processes();
+  const dInputs = (await checkFailures(second.p1, {}, { hook: ORDERS, url: URL }, urn("d"))).inputs;
+  const d = await second.p1.create(dInputs);
+  const kOuts = k.outs as unknown as Inputs;
+  const refused = await checkFailures(second.p0, kInputs, kInputs, urn("k"));
+  await expect(second.p0.diff(k.id, kOuts, refused.inputs)).rejects.toThrow(/declared twice/);
+  const dLive = live();
+  expect(dLive).toEqual([{ id: Number(d.id), hook: ORDERS, url: URL }]);
+  return {
+    k: { id: k.id, outs: kOuts, inputs: kInputs },
+    d: { id: d.id, outs: d.outs as unknown as Inputs },
+    dLive,
+  };
+}
+
 describe("a resource kept unchanged, and the removal of one under another key of the shop", () => {
   it("at the same URL, its record stale: the delete leaves the live subscription to it, and refresh records it", async () => {
-    // up 1: k (P0) subscribes the hook.
-    const first = await processes();
-    const kInputs = (await checkFailures(first.p0, {}, { hook: ORDERS, url: URL }, urn("k"))).inputs;
-    const k = await first.p0.create(kInputs);
-    const kOuts = k.outs as unknown as Inputs;
-
-    // The back office deletes it; up 2 adds d (P1, same hook and URL), checked and created first (the engine's
-    // order, the limit docs/safety.md names): d subscribes the hook again, and k is refused as a second
-    // declaration of it.
-    const office = new ShippingClient({ baseUrl: acme.sim.baseUrl, apiKey: ACME_KEY });
-    await office.delete([Number(k.id)]);
-    await office.close();
-    const second = await processes();
-    const dInputs = (await checkFailures(second.p1, {}, { hook: ORDERS, url: URL }, urn("d"))).inputs;
-    const d = await second.p1.create(dInputs);
-    const refused = await checkFailures(second.p0, kInputs, kInputs, urn("k"));
-    const kDiff = second.p0.diff(k.id, kOuts, refused.inputs);
-    await expect(kDiff).rejects.toThrow(/declared twice/);
-    const dLive = acme.sim.subscriptions("acme").map((s) => ({ id: s.id, hook: s.hook, url: s.url }));
-    expect(dLive).toEqual([{ id: Number(d.id), hook: ORDERS, url: URL }]);
-
+    const { k, d, dLive } = await staleKeptAndOther();
     // up 3: d removed, as the refusal says; k unchanged. d's delete (P1) leaves the hook subscribed.
     const third = await processes();
-    expect((await checkFailures(third.p0, kInputs, kInputs, urn("k"))).failures).toEqual([]);
-    expect((await third.p0.diff(k.id, kOuts, kInputs)).changes).toBe(false);
-    await third.p1.delete(d.id, d.outs as unknown as Inputs);
-    expect(acme.sim.subscriptions("acme").map((s) => ({ id: s.id, hook: s.hook, url: s.url }))).toEqual(
-      dLive,
-    );
+    expect((await checkFailures(third.p0, k.inputs, k.inputs, urn("k"))).failures).toEqual([]);
+    expect((await third.p0.diff(k.id, k.outs, k.inputs)).changes).toBe(false);
+    await third.p1.delete(d.id, d.outs);
+    expect(live()).toEqual(dLive);
 
     // A refresh of k records the subscription that took its gone id's place.
     const refresh = await processes();
-    const read = await refresh.p0.read(k.id, kOuts);
+    const read = await refresh.p0.read(k.id, k.outs);
     expect(read.id).toBe(String(dLive[0]?.id));
+  });
+
+  it("... k's state naming its shop without the account (a listing that named none then): the same", async () => {
+    const { k, d, dLive } = await staleKeptAndOther();
+    const { accountId: _account, ...withoutAccount } = k.outs;
+    const third = await processes();
+    expect((await checkFailures(third.p0, k.inputs, k.inputs, urn("k"))).failures).toEqual([]);
+    expect((await third.p0.diff(k.id, withoutAccount, k.inputs)).changes).toBe(false);
+    await third.p1.delete(d.id, d.outs);
+    expect(live()).toEqual(dLive);
+  });
+
+  it("... then `pulumi destroy` with no refresh: k's delete deletes that subscription as k's, leaving nothing", async () => {
+    const { k, d, dLive } = await staleKeptAndOther();
+    const third = await processes();
+    expect((await checkFailures(third.p0, k.inputs, k.inputs, urn("k"))).failures).toEqual([]);
+    expect((await third.p0.diff(k.id, k.outs, k.inputs)).changes).toBe(false);
+    await third.p1.delete(d.id, d.outs);
+    expect(live()).toEqual(dLive);
+    const destroy = await processes();
+    await destroy.p0.delete(k.id, k.outs);
+    expect(live()).toEqual([]);
   });
 });
