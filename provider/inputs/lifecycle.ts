@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { ShippingError } from "../errors/shippingError";
 import { HOOKS } from "./hooks";
-import { callbackUrlSchema, hookSchema, shopNameSchema } from "./schemas";
+import { callbackUrlProblem, callbackUrlSchema, hookSchema, shopNameSchema } from "./schemas";
 
 /**
  * The engine's marker for a value not known yet (during preview). A protocol constant of Pulumi's RPC
@@ -57,10 +57,13 @@ function handedRefusal(news: Record<string, unknown>, input: string): string | u
 
 /**
  * Validates the inputs before any API call. Unknown values (preview) pass; every failure names the property,
- * the rule and the fix. Throws only for what the program hands over: a key under `shipping:` that is no setting
+ * the rule and the fix; a URL the host says is a secret (`secret`, the plugin's) is neither quoted nor corrected. Throws only for what the program hands over: a key under `shipping:` that is no setting
  * ({@link CONFIG_PROBLEM_INPUT}), a secret URL that breaks the rule ({@link SECRET_URL_PROBLEM_INPUT}).
  */
-export function checkInputs(news: Record<string, unknown>): {
+export function checkInputs(
+  news: Record<string, unknown>,
+  secret: ReadonlySet<string> = new Set(),
+): {
   inputs: Record<string, unknown>;
   failures: CheckFailure[];
 } {
@@ -86,8 +89,11 @@ export function checkInputs(news: Record<string, unknown>): {
       });
       continue;
     }
+    const secretUrlProblem =
+      property === "url" && secret.has("url") ? callbackUrlProblem(value, { secret: true }) : undefined;
     const parsed = schemas[property].safeParse(value);
-    if (!parsed.success) {
+    if (secretUrlProblem !== undefined) failures.push({ property, reason: secretUrlProblem });
+    else if (!parsed.success) {
       failures.push({ property, reason: parsed.error.issues.map((issue) => issue.message).join("; ") });
     }
   }

@@ -32,14 +32,17 @@ export interface CheckContext {
 /**
  * The checked inputs and every failure, each on the property it is about. `urn`: the resource checked, when
  * the host says (the plugin host does; a program of the dynamic host refuses a second declaration itself).
+ * `secret`: the inputs the host knows to be secrets (the plugin's; a program of the dynamic host hands its own
+ * refusal of a secret URL instead).
  */
 export async function checkResource(
   ctx: CheckContext,
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
   urn?: string,
+  secret?: ReadonlySet<string>,
 ): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
-  const result = checkInputs(news);
+  const result = checkInputs(news, secret);
   const { shop, hook, url } = result.inputs;
   const failed = (property: string) => result.failures.some((f) => f.property === property);
   if (failed("shop") || shop === UNKNOWN_VALUE) return result;

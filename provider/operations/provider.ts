@@ -92,14 +92,15 @@ export class ShippingProvider {
   /**
    * Validates inputs before any write (check.ts): the URL and hook rules, the shop's credentials and pin, one
    * declaration per hook per shop (by `urn` when the host gives it), and no takeover of a subscription made
-   * outside the stack.
+   * outside the stack. A failure never quotes an input the host says is `secret`.
    */
   check(
     olds: Record<string, unknown>,
     news: Record<string, unknown>,
     urn?: string,
+    secret?: ReadonlySet<string>,
   ): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
-    return this.#traced("check", () => checkResource(this.#deployment, olds, news, urn));
+    return this.#traced("check", () => checkResource(this.#deployment, olds, news, urn, secret));
   }
 
   /**

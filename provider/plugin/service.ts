@@ -97,7 +97,12 @@ export function providerService(provider: ShippingProvider): grpcTypes.UntypedSe
     }),
     check: unary(async (req: pb.CheckRequest) => {
       const news = unwrap(req.getNews());
-      const result = await provider.check(unwrap(req.getOlds()).values, news.values, req.getUrn());
+      const result = await provider.check(
+        unwrap(req.getOlds()).values,
+        news.values,
+        req.getUrn(),
+        news.secret,
+      );
       const response = new proto.CheckResponse().setInputs(toStruct(result.inputs, news.secret));
       return response.setFailuresList(
         result.failures.map((f) => new proto.CheckFailure().setProperty(f.property).setReason(f.reason)),
