@@ -6,7 +6,7 @@
  */
 import type { ConfigSource } from "../config/settings";
 import { ShippingError } from "../errors/shippingError";
-import { RESOURCE_TYPE } from "../program/dynamicProvider";
+import { DYNAMIC_RESOURCE_TYPE, PLUGIN_RESOURCE_TYPE } from "../resourceTypes";
 import type { Adoptable, Inventory, LeftOut } from "./inventory";
 
 /** The stack or its CLI could not be read; the message names the stack, the command and the fix. */
@@ -87,6 +87,9 @@ function plainString(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/** The types a stack records a subscription under: the TypeScript class's, and the provider plugin's. */
+const STACK_TYPES = new Set([DYNAMIC_RESOURCE_TYPE, PLUGIN_RESOURCE_TYPE]);
+
 /** `pulumi stack export`: the stack's WebhookSubscription resources (secret outputs stay unread). */
 export function parseStackExport(stdout: string, command: string): StackRecord[] {
   const parsed = parseJson(stdout, command);
@@ -94,7 +97,8 @@ export function parseStackExport(stdout: string, command: string): StackRecord[]
   if (!Array.isArray(resources)) return [];
   const records: StackRecord[] = [];
   for (const resource of resources) {
-    if (!isObject(resource) || resource.type !== RESOURCE_TYPE || typeof resource.urn !== "string") continue;
+    if (!isObject(resource) || !STACK_TYPES.has(String(resource.type)) || typeof resource.urn !== "string")
+      continue;
     const outputs = isObject(resource.outputs) ? resource.outputs : {};
     const id =
       typeof outputs.subscriptionId === "number" ? outputs.subscriptionId : Number(resource.id ?? Number.NaN);

@@ -14,6 +14,3 @@
  */
 export const PROVIDER_MODULE =
   'exports.handler=()=>{const r=require("pulumi-shipping-webhooks/runtime");return{...r,delete:r.deleteSubscription}}';
-
-/** The resource type token of {@link PROVIDER_MODULE}'s resources: the one `pulumi.dynamic.Resource` gives. */
-export const RESOURCE_TYPE = "pulumi-nodejs:dynamic/shipping:WebhookSubscription";

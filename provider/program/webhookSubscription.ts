@@ -3,8 +3,9 @@ import type { Hook } from "../inputs/hooks";
 import { CONFIG_PROBLEM_INPUT, SECRET_URL_PROBLEM_INPUT } from "../inputs/lifecycle";
 import { PREVIEW_LISTING_INPUT } from "../inputs/previewListing";
 import { callbackUrlProblem } from "../inputs/schemas";
+import { DYNAMIC_RESOURCE_TYPE } from "../resourceTypes";
 import { declaredByTwo, HookDeclarers } from "../rules/oneHookPerShop";
-import { PROVIDER_MODULE, RESOURCE_TYPE } from "./dynamicProvider";
+import { PROVIDER_MODULE } from "./dynamicProvider";
 import { listingForProvider, tellInPreview } from "./previewChecks";
 import { programError } from "./programError";
 import {
@@ -136,7 +137,7 @@ export class WebhookSubscription extends pulumi.CustomResource {
     // A dynamic resource (served by the dynamic-provider host), with its provider module written directly
     // rather than serialized by `pulumi.dynamic.Resource`: see PROVIDER_MODULE.
     super(
-      RESOURCE_TYPE,
+      DYNAMIC_RESOURCE_TYPE,
       name,
       {
         __provider: PROVIDER_MODULE,

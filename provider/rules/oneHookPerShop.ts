@@ -8,9 +8,9 @@
 import type { ShopTarget } from "../config/settings";
 import { ShippingError } from "../errors/shippingError";
 import { shopName } from "../refusals/wording";
+import { PLUGIN_RESOURCE_TYPE } from "../resourceTypes";
 
 /** The plugin's resource type token. */
-const PLUGIN_TYPE = "shipping:index:WebhookSubscription";
 
 /** The first declarer of each hook of each shop, in one deployment (or one program run). */
 export class HookDeclarers {
@@ -70,7 +70,7 @@ export function declaredByTwo(name: string, other: string, hook: string, shop: s
 
 /** One resource of the TypeScript class and one of the plugin (`pluginUrn`) declare one hook for one shop. */
 function declaredByBothHosts(pluginUrn: string, hook: string, shop: string): string {
-  return `hook ${hook} of shop ${shop} is declared twice: by a WebhookSubscription of ${TYPESCRIPT_CLASS} (the dynamic provider) and by the plugin's resource "${nameOf(pluginUrn)}" (${PLUGIN_TYPE}). A shop has one subscription per hook: remove one of the two, or declare both through the plugin's resource`;
+  return `hook ${hook} of shop ${shop} is declared twice: by a WebhookSubscription of ${TYPESCRIPT_CLASS} (the dynamic provider) and by the plugin's resource "${nameOf(pluginUrn)}" (${PLUGIN_RESOURCE_TYPE}). A shop has one subscription per hook: remove one of the two, or declare both through the plugin's resource`;
 }
 
 /** A create of a hook that another create of the deployment wrote into the same shop, as the service reports it. */

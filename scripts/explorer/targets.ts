@@ -4,7 +4,7 @@
  * `--exclude`, all others): an untargeted resource is neither created, diffed, read nor deleted, and its
  * state record stays as it was, so after `up --target X` a resource removed from the program stays in state.
  */
-import { RESOURCE_TYPE } from "../../provider/program/dynamicProvider";
+import { DYNAMIC_RESOURCE_TYPE } from "../../provider/resourceTypes";
 import { pickName } from "./edits";
 import type { DeclName, StackName, TargetedOperation, TargetMode } from "./model";
 
@@ -44,7 +44,7 @@ export function stepsUnder(scope: Scope | undefined, name: string): boolean {
 
 /** The URN of resource `name` of `stack` (a top-level WebhookSubscription of the explorer's project). */
 function urnOf(stack: StackName, name: DeclName): string {
-  return `urn:pulumi:${stack}::${PROJECT}::${RESOURCE_TYPE}::${name}`;
+  return `urn:pulumi:${stack}::${PROJECT}::${DYNAMIC_RESOURCE_TYPE}::${name}`;
 }
 
 /** The Automation API options of `scope` for `stack.up`, `refresh` and `destroy` (none without a scope). */

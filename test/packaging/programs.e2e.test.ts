@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import { RESOURCE_TYPE } from "../../provider/program/dynamicProvider";
+import { DYNAMIC_RESOURCE_TYPE } from "../../provider/resourceTypes";
 import { useAcmeSimulator } from "../support/acmeSimulator";
 import {
   type Declaration,
@@ -61,7 +61,7 @@ function earlierModuleProgram(): PulumiFn {
       previous: undefined,
     };
     class EarlierModule extends pulumi.CustomResource {}
-    new EarlierModule(RESOURCE_TYPE, ORDERS.name, props, { additionalSecretOutputs: ["previous"] });
+    new EarlierModule(DYNAMIC_RESOURCE_TYPE, ORDERS.name, props, { additionalSecretOutputs: ["previous"] });
   };
 }
 
