@@ -11,6 +11,7 @@ import { namedShopsOf, type Recorded, recordedIdentity } from "../rules/recorded
 import { createRefusalBeforeWrite } from "../writes/createPlans";
 import type { Deployment } from "./deployment";
 import { recordedOf } from "./records";
+import { warnOfDrift } from "./warnings";
 
 /** The body of `ShippingProvider.diff`. */
 export async function diffResource(
@@ -31,6 +32,7 @@ export async function diffResource(
   const kept = !decision.changes && d.declarations.wasChecked(target, recorded.hook, recorded.url);
   const verdict = await d.settle("diff", recorded, target);
   if (verdict.kind === "refuse") throw verdict.error;
+  if (verdict.kind === "ours" && verdict.warning !== undefined) warnOfDrift(verdict.warning);
   d.records.note(target, recorded);
   const handsOn = decision.replaces.includes("hook");
   d.records.noteDiffed(recorded.api ?? target.api, recorded.id, handsOn ? "handsOn" : "keepsHook");

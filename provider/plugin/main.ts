@@ -14,8 +14,7 @@ import { providerService } from "./service";
 
 /** Starts the server and prints its port; resolves with the port. `argv`: the plugin's arguments. */
 export async function serve(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
-  const warnings = engineWarnings(engineAddressOf(argv));
-  if (warnings !== undefined) setWarningSink(warnings);
+  setWarningSink(engineWarnings(engineAddressOf(argv)), { driftAtDiff: true });
   const server = new grpc.Server({
     "grpc.max_receive_message_length": 1024 * 1024 * 400,
     "grpc.max_send_message_length": 1024 * 1024 * 400,
