@@ -67,6 +67,16 @@ const RECOVER: readonly Step[] = [op("one", "up"), op("one", "destroy")];
 /** Issue 26, items 1 to 3. */
 export const TARGETED_SECRET_READ_BACK_CASES: readonly NamedCase[] = [
   {
+    name: "a rename with an alias rolled out with up --target <new>: the engine renames the old record, which the model counts as the targeted resource's",
+    steps: [
+      add("one", "sub-alpha", LABELS, 0, "default", true),
+      op("one", "up"),
+      { kind: "rename", stack: "one", name: "sub-alpha", to: "sub-bravo", alias: true },
+      { kind: "targeted", stack: "one", op: "up", mode: "target", name: "sub-bravo" },
+      op("one", "up"),
+    ],
+  },
+  {
     name: "26.1a rename without alias, up --target <new>, destroy --target <old>: deletes the subscription the new resource records",
     steps: [...RENAMED_TARGETED, targeted("one", "destroy", "target", "sub-alpha")],
   },

@@ -145,13 +145,18 @@ function describe(sub: LiveSub): string {
 
 /**
  * The model of a targeted operation: an untargeted resource's record is as it was, and an untargeted
- * resource the state did not record is not created.
+ * resource the state did not record is not created. A record under the old name of a targeted resource's alias
+ * is that resource's (the engine renames it), not an untargeted one.
  */
 export function untargetedUntouched(facts: OperationFacts, decl: StackDecl): string[] {
   if (facts.scope === undefined || facts.killed) return [];
   const scope = facts.scope;
+  const aliasedInScope = (name: string) =>
+    scope.mode !== "exclude" && decl.resources.some((d) => d.aliasOf === name && stepsUnder(scope, d.name));
   const problems: string[] = [];
-  for (const was of facts.recordsBefore.filter((r) => !stepsUnder(scope, r.name))) {
+  for (const was of facts.recordsBefore.filter(
+    (r) => !stepsUnder(scope, r.name) && !aliasedInScope(r.name),
+  )) {
     if (!facts.records.some((r) => sameRecord(r, was)))
       problems.push(`${what(facts)} changed the state record of ${was.name}, which it does not target`);
   }
