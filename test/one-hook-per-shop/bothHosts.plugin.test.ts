@@ -9,7 +9,13 @@
  */
 import { describe, expect, it } from "vitest";
 import type { OfficialProject } from "../support/officialProject";
-import { DYNAMIC_TYPE, PLUGIN_TYPE, pluginResource, usePluginSimulator } from "../support/pluginProject";
+import {
+  DYNAMIC_TYPE,
+  explicitProviderSource,
+  PLUGIN_TYPE,
+  pluginResource,
+  usePluginSimulator,
+} from "../support/pluginProject";
 import { LABELS, ORDERS } from "../support/services";
 import { ACME_SECOND_KEY } from "../support/shops";
 
@@ -87,16 +93,7 @@ describe("one hook of one shop declared through the TypeScript class and through
  * (docs/safety.md, "One hook per shop").
  */
 function classAndSecondKey(second: boolean): string {
-  const explicit = `class Provider extends pulumi.ProviderResource {
-  constructor(name: string, args: pulumi.Inputs) {
-    super("shipping", name, args);
-  }
-}
-const explicit = new Provider("explicit", {
-  baseUrl: new pulumi.Config("shipping").require("baseUrl"),
-  apiKey: new pulumi.Config("other").requireSecret("key"),
-});
-${pluginResource("labels-second", `hook: "${LABELS}", url: "${PLUGIN_URL}", takeOver: true`, "provider: explicit, dependsOn: [kept]")}`;
+  const explicit = `${explicitProviderSource("other:key")}${pluginResource("labels-second", `hook: "${LABELS}", url: "${PLUGIN_URL}", takeOver: true`, "provider: explicit, dependsOn: [kept]")}`;
   return `${bothHosts(ORDERS).split("new WebhookSubscription")[0]}const kept = new WebhookSubscription("labels-class", { hook: "${LABELS}", url: "${CLASS_URL}" });
 ${second ? explicit : ""}`;
 }

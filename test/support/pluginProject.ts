@@ -38,6 +38,25 @@ class Subscription extends pulumi.CustomResource {
 ${body}`;
 }
 
+/**
+ * Statements of a TypeScript plugin program (for {@link pluginProgram}) that declare `explicit`, an explicit
+ * `pulumi:providers:shipping` at the stack's `shipping:baseUrl`, whose key is the secret stack config `key`
+ * (`namespace:name`, e.g. `other:key`).
+ */
+export function explicitProviderSource(key: string): string {
+  const [namespace, name] = key.split(":");
+  return `class Provider extends pulumi.ProviderResource {
+  constructor(name: string, args: pulumi.Inputs) {
+    super("shipping", name, args);
+  }
+}
+const explicit = new Provider("explicit", {
+  baseUrl: new pulumi.Config("shipping").require("baseUrl"),
+  apiKey: new pulumi.Config("${namespace}").requireSecret("${name}"),
+});
+`;
+}
+
 /** The folder that holds `pulumi-resource-shipping`: the `.bin` of the installed packages. */
 export async function pluginFolder(): Promise<string> {
   return join(await installedPackages("commonjs"), "node_modules", ".bin");

@@ -7,7 +7,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { ShippingClient } from "../../provider";
-import { pluginProgram, pluginResource, usePluginSimulator } from "../support/pluginProject";
+import {
+  explicitProviderSource,
+  pluginProgram,
+  pluginResource,
+  usePluginSimulator,
+} from "../support/pluginProject";
 import { ORDERS } from "../support/services";
 import { ACME_KEY, ACME_SECOND_KEY } from "../support/shops";
 
@@ -15,16 +20,7 @@ const plugin = usePluginSimulator();
 const URL = "https://hooks.example.com/orders";
 
 /** An explicit provider of acme's second key (stack config `other:key`). */
-const EXPLICIT = `class Provider extends pulumi.ProviderResource {
-  constructor(name: string, args: pulumi.Inputs) {
-    super("shipping", name, args);
-  }
-}
-const explicit = new Provider("explicit", {
-  baseUrl: new pulumi.Config("shipping").require("baseUrl"),
-  apiKey: new pulumi.Config("other").requireSecret("key"),
-});
-`;
+const EXPLICIT = explicitProviderSource("other:key");
 
 const K_ONLY = pluginProgram(pluginResource("k", `hook: "${ORDERS}", url: "${URL}"`));
 /** d through the explicit provider, and k after it: the order in which the engine creates d first. */

@@ -55,15 +55,24 @@ async function staleKeptAndOther() {
   };
 }
 
+/** up 3: d removed, k unchanged (checked, then diffed with `kOuts`): d's delete (P1) leaves the hook subscribed. */
+async function removeOtherKeepingK(
+  { k, d, dLive }: Awaited<ReturnType<typeof staleKeptAndOther>>,
+  kOuts: Inputs = k.outs,
+): Promise<void> {
+  const third = await processes();
+  expect((await checkFailures(third.p0, k.inputs, k.inputs, urn("k"))).failures).toEqual([]);
+  expect((await third.p0.diff(k.id, kOuts, k.inputs)).changes).toBe(false);
+  await third.p1.delete(d.id, d.outs);
+  expect(live()).toEqual(dLive);
+}
+
 describe("a resource kept unchanged, and the removal of one under another key of the shop", () => {
   it("at the same URL, its record stale: the delete leaves the live subscription to it, and refresh records it", async () => {
-    const { k, d, dLive } = await staleKeptAndOther();
-    // up 3: d removed, as the refusal says; k unchanged. d's delete (P1) leaves the hook subscribed.
-    const third = await processes();
-    expect((await checkFailures(third.p0, k.inputs, k.inputs, urn("k"))).failures).toEqual([]);
-    expect((await third.p0.diff(k.id, k.outs, k.inputs)).changes).toBe(false);
-    await third.p1.delete(d.id, d.outs);
-    expect(live()).toEqual(dLive);
+    const stale = await staleKeptAndOther();
+    const { k, dLive } = stale;
+    // d removed, as the refusal says.
+    await removeOtherKeepingK(stale);
 
     // A refresh of k records the subscription that took its gone id's place.
     const refresh = await processes();
@@ -72,22 +81,15 @@ describe("a resource kept unchanged, and the removal of one under another key of
   });
 
   it("... k's state naming its shop without the account (a listing that named none then): the same", async () => {
-    const { k, d, dLive } = await staleKeptAndOther();
-    const { accountId: _account, ...withoutAccount } = k.outs;
-    const third = await processes();
-    expect((await checkFailures(third.p0, k.inputs, k.inputs, urn("k"))).failures).toEqual([]);
-    expect((await third.p0.diff(k.id, withoutAccount, k.inputs)).changes).toBe(false);
-    await third.p1.delete(d.id, d.outs);
-    expect(live()).toEqual(dLive);
+    const stale = await staleKeptAndOther();
+    const { accountId: _account, ...withoutAccount } = stale.k.outs;
+    await removeOtherKeepingK(stale, withoutAccount);
   });
 
   it("... then `pulumi destroy` with no refresh: k's delete deletes that subscription as k's, leaving nothing", async () => {
-    const { k, d, dLive } = await staleKeptAndOther();
-    const third = await processes();
-    expect((await checkFailures(third.p0, k.inputs, k.inputs, urn("k"))).failures).toEqual([]);
-    expect((await third.p0.diff(k.id, k.outs, k.inputs)).changes).toBe(false);
-    await third.p1.delete(d.id, d.outs);
-    expect(live()).toEqual(dLive);
+    const stale = await staleKeptAndOther();
+    const { k } = stale;
+    await removeOtherKeepingK(stale);
     const destroy = await processes();
     await destroy.p0.delete(k.id, k.outs);
     expect(live()).toEqual([]);

@@ -14,6 +14,7 @@ import { ShippingClient } from "../../provider";
 import type { OfficialProject } from "../support/officialProject";
 import {
   DYNAMIC_TYPE,
+  explicitProviderSource,
   PLUGIN_TYPE,
   pluginProgram,
   pluginResource,
@@ -79,18 +80,10 @@ new WebhookSubscription("labels", { hook: "${LABELS}", url: "${OURS}" });
  * in no other provider process (`other:key`).
  */
 function explicitLabels(key: "shipping:apiKey" | "other:key") {
-  const [namespace, name] = key.split(":");
   return (resource: string, url: string, extra: string): string =>
-    pluginProgram(`class Provider extends pulumi.ProviderResource {
-  constructor(name: string, args: pulumi.Inputs) {
-    super("shipping", name, args);
-  }
-}
-const explicit = new Provider("explicit", {
-  baseUrl: new pulumi.Config("shipping").require("baseUrl"),
-  apiKey: new pulumi.Config("${namespace}").requireSecret("${name}"),
-});
-${pluginResource(resource, `hook: "${LABELS}", url: "${url}"${extra}`, "provider: explicit")}`);
+    pluginProgram(
+      `${explicitProviderSource(key)}${pluginResource(resource, `hook: "${LABELS}", url: "${url}"${extra}`, "provider: explicit")}`,
+    );
 }
 
 /** A 500 on the next POSTs; or on the shop's listings through the new resource's create. */
